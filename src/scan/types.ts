@@ -1,0 +1,46 @@
+import type { Diagnostic } from "../diagnostics.js";
+import type { SourceLinks } from "../spec/types.js";
+
+export interface CodeReference {
+  /** Project name as the manifest declares it. */
+  project: string;
+  id: string;
+  /** Relative to the root of the manifest whose name the tag uses, `/`-separated. */
+  file: string;
+  /** 1-based: the definition's name line (symbol reference) or the tag's line (free). */
+  line: number;
+  /** 1-based, in Unicode code points, of the same place as `line`. */
+  column: number;
+  /** Qualified name; null for a free reference. */
+  symbol: string | null;
+  /** Definition kind from the grammar query (function, method, class, test...); null when free. */
+  kind: string | null;
+  is_test: boolean;
+  /** Language id from grammars/languages.json. */
+  language: string;
+  url?: string;
+}
+
+/** What to scan for one manifest: its code_sources globs under its root. */
+export interface ScanTarget {
+  project: string;
+  root: string;
+  patterns: string[];
+  source_links?: SourceLinks;
+}
+
+export interface ScanStats {
+  files: number;
+  files_with_tags: number;
+  /** Every tag-shaped occurrence seen in comments, including other projects'. */
+  tags: number;
+  ms: number;
+}
+
+export interface ScanResult {
+  /** Sorted by file, line, id. */
+  references: CodeReference[];
+  /** Sorted. */
+  diagnostics: Diagnostic[];
+  stats: ScanStats;
+}

@@ -1,0 +1,116 @@
+// The loaded specification: plain data, frozen after load. Field names follow the spec
+// format (snake_case) so that MCP output can be built from them without renaming.
+import type { Diagnostic } from "../diagnostics.js";
+
+export interface SourceLocation {
+  /** Displayed path of the file. */
+  file: string;
+  line: number;
+  column: number;
+}
+
+export interface Step {
+  action: string;
+  run?: string;
+  expected?: string;
+  sample?: string;
+  sample_lang?: string;
+}
+
+export interface Requirement {
+  kind: "requirement";
+  id: string;
+  category: string;
+  long: string;
+  short?: string;
+  /** Empty when the file gives none. */
+  tags: string[];
+  client_statement?: string;
+  properties?: Record<string, string | number>;
+  /** Empty when the file gives none. */
+  ref: string[];
+  /** Displayed path of the file it was loaded from. */
+  source_file: string;
+  /** Name of the manifest that reached this file; null when the file was given directly. */
+  project: string | null;
+  /** Where the item is defined (its list entry / table), for messages. */
+  loc: SourceLocation;
+}
+
+export interface Test {
+  kind: "test";
+  id: string;
+  category: string;
+  long: string;
+  short?: string;
+  initial?: string;
+  ref: string[];
+  /** Empty when the file gives none. */
+  prereq: string[];
+  steps: Step[];
+  source_file: string;
+  project: string | null;
+  loc: SourceLocation;
+}
+
+export type Item = Requirement | Test;
+
+export interface Comment {
+  about: string;
+  date: string;
+  from: string;
+  text: string;
+  external: boolean;
+  loc: SourceLocation;
+}
+
+/** `source_links` after `auto` was resolved through git. */
+export interface SourceLinks {
+  /** e.g. https://github.com/org/repo (no trailing slash, no .git) */
+  url: string;
+  branch: string;
+  /** Absolute path of the git work tree root: link paths are relative to it. */
+  gitRoot: string;
+}
+
+export interface Manifest {
+  name: string;
+  /** Displayed path of the manifest file. */
+  file: string;
+  /** Absolute path of the manifest file. */
+  absFile: string;
+  /** Absolute root directory: globs and displayed paths are relative to it. */
+  root: string;
+  coverage_categories: string[];
+  /** Globs relative to root, as written. */
+  code_sources: string[];
+  source_links?: SourceLinks;
+  /** Name of the manifest that reached this one; null for a top-level manifest. */
+  parent: string | null;
+}
+
+export interface SpecSet {
+  /** Load order. */
+  requirements: Requirement[];
+  tests: Test[];
+  comments: Comment[];
+  manifests: Manifest[];
+  /** Absolute paths of every file read (specs, manifests, CSVs): what a watcher watches. */
+  files: string[];
+  /** Loader warnings (unknown fields, test ref naming a test, no git for source_links...). */
+  warnings: Diagnostic[];
+}
+
+export interface LoadOptions {
+  /** Extra CSV comment files (speky-mcp -C). */
+  csvs?: string[];
+  /** Directory that command-line paths are relative to; default process.cwd(). */
+  cwd?: string;
+}
+
+export interface LoadResult {
+  /** null when any error was found. */
+  specs: SpecSet | null;
+  /** Errors and warnings, sorted. */
+  diagnostics: Diagnostic[];
+}
