@@ -11,6 +11,9 @@ export interface CodeReference {
   line: number;
   /** 1-based, in Unicode code points, of the same place as `line`. */
   column: number;
+  /** Where the tag itself is written (differs from line/column for a symbol reference). */
+  tag_line: number;
+  tag_column: number;
   /** Qualified name; null for a free reference. */
   symbol: string | null;
   /** Definition kind from the grammar query (function, method, class, test...); null when free. */

@@ -1,0 +1,43 @@
+// The three ways `speky check` prints its findings. Each format is whole and deterministic.
+import { formatDiagnostic, type Diagnostic } from "../diagnostics.js";
+
+export type ReportFormat = "text" | "json" | "github";
+export const REPORT_FORMATS: readonly ReportFormat[] = ["text", "json", "github"];
+
+export interface Summary {
+  errors: number;
+  warnings: number;
+  files: number;
+}
+
+export function summarize(findings: readonly Diagnostic[], files: number): Summary {
+  const errors = findings.filter((f) => f.severity === "error").length;
+  return { errors, warnings: findings.length - errors, files };
+}
+
+const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+
+export function summaryLine(s: Summary): string {
+  return `${plural(s.errors, "error")}, ${plural(s.warnings, "warning")} in ${plural(s.files, "file")}`;
+}
+
+// GitHub workflow commands: data escapes %, CR, LF; properties also escape ':' and ','.
+const escapeData = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+const escapeProperty = (s: string) => escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
+
+function githubLine(d: Diagnostic): string {
+  const props = [`file=${escapeProperty(d.file)}`];
+  if (d.line > 0) props.push(`line=${d.line}`, `col=${d.column}`);
+  return `::${d.severity} ${props.join(",")}::${escapeData(d.message)}`;
+}
+
+export function renderReport(format: ReportFormat, findings: readonly Diagnostic[], summary: Summary): string {
+  switch (format) {
+    case "json":
+      return JSON.stringify({ version: 1, findings, summary }, null, 2) + "\n";
+    case "github":
+      return findings.map((d) => githubLine(d) + "\n").join("") + summaryLine(summary) + "\n";
+    case "text":
+      return findings.map((d) => formatDiagnostic(d) + "\n").join("") + summaryLine(summary) + "\n";
+  }
+}

@@ -1,0 +1,39 @@
+// Load specs, then scan the code sources of every manifest, then merge: the pipeline that
+// the CLI and the MCP server share. Data flows one way: spec → scan → model.
+import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
+import { scan } from "../scan/scan.js";
+import type { ScanTarget } from "../scan/types.js";
+import { loadSpecs } from "../spec/load.js";
+import type { LoadOptions, Manifest } from "../spec/types.js";
+import { buildModel, type Model } from "./model.js";
+
+export interface ModelResult {
+  /** null when the specs have errors. */
+  model: Model | null;
+  /** Loader errors and warnings, sorted (scanner diagnostics live in the model). */
+  diagnostics: Diagnostic[];
+}
+
+export function scanTargets(manifests: readonly Manifest[]): ScanTarget[] {
+  return manifests.map((m) => ({
+    project: m.name,
+    root: m.root,
+    patterns: m.code_sources,
+    ...(m.source_links ? { source_links: m.source_links } : {}),
+  }));
+}
+
+export interface ModelOptions extends LoadOptions {
+  /** Restrict the scan to these absolute file paths (pre-commit mode); undefined: scan everything. */
+  onlyFiles?: string[];
+}
+
+export async function loadModel(paths: string[], options: ModelOptions = {}): Promise<ModelResult> {
+  const loaded = await loadSpecs(paths, options);
+  if (!loaded.specs) return { model: null, diagnostics: loaded.diagnostics };
+  const scanned = await scan(scanTargets(loaded.specs.manifests), { onlyFiles: options.onlyFiles });
+  return {
+    model: buildModel(loaded.specs, scanned),
+    diagnostics: [...loaded.diagnostics].sort(compareDiagnostics),
+  };
+}

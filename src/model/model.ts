@@ -1,0 +1,118 @@
+// The one structure everything reads: the loaded specs with their cross-references, and
+// the scanner's code references merged by ID. Built once, frozen, swapped whole on reload.
+import { compareStrings, type Diagnostic } from "../diagnostics.js";
+import type { CodeReference, ScanResult } from "../scan/types.js";
+import type { Comment, Item, Manifest, Requirement, SpecSet, Test } from "../spec/types.js";
+
+export interface Model {
+  readonly specs: SpecSet;
+  readonly byId: ReadonlyMap<string, Item>;
+  /** Requirement IDs and test IDs, each sorted. */
+  readonly requirementIds: readonly string[];
+  readonly testIds: readonly string[];
+  /** Category → items, in load order. */
+  readonly requirementsByCategory: ReadonlyMap<string, readonly Requirement[]>;
+  readonly testsByCategory: ReadonlyMap<string, readonly Test[]>;
+  /** ID → requirements whose `ref` names it, sorted by ID. */
+  readonly referencedBy: ReadonlyMap<string, readonly Requirement[]>;
+  /** ID → tests whose `ref` names it, sorted by ID. */
+  readonly testedBy: ReadonlyMap<string, readonly Test[]>;
+  /** ID → comments about it, in load order. */
+  readonly commentsAbout: ReadonlyMap<string, readonly Comment[]>;
+  /** Tag → requirements carrying it, in load order. */
+  readonly tags: ReadonlyMap<string, readonly Requirement[]>;
+  /** Every code reference, sorted by file, line, id. */
+  readonly codeReferences: readonly CodeReference[];
+  /** ID → its code references, sorted by file, line. */
+  readonly codeReferencesById: ReadonlyMap<string, readonly CodeReference[]>;
+  /** Code references whose ID no loaded item defines. */
+  readonly danglingReferences: readonly CodeReference[];
+  /** Scanner diagnostics, sorted. */
+  readonly scanDiagnostics: readonly Diagnostic[];
+  readonly manifests: readonly Manifest[];
+  readonly scanStats: ScanResult["stats"] | null;
+}
+
+function groupInto<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+const byItemId = (a: { id: string }, b: { id: string }) => compareStrings(a.id, b.id);
+
+export function compareCodeReferences(a: CodeReference, b: CodeReference): number {
+  return compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column || compareStrings(a.id, b.id);
+}
+
+function sortValues<K, V>(map: Map<K, V[]>, compare: (a: V, b: V) => number): Map<K, V[]> {
+  for (const list of map.values()) list.sort(compare);
+  return map;
+}
+
+// speky:speky-ts#MODEL-MERGE
+export function buildModel(specs: SpecSet, scan: ScanResult | null = null): Model {
+  const byId = new Map<string, Item>();
+  const requirementsByCategory = new Map<string, Requirement[]>();
+  const testsByCategory = new Map<string, Test[]>();
+  const referencedBy = new Map<string, Requirement[]>();
+  const testedBy = new Map<string, Test[]>();
+  const commentsAbout = new Map<string, Comment[]>();
+  const tags = new Map<string, Requirement[]>();
+
+  for (const req of specs.requirements) {
+    byId.set(req.id, req);
+    groupInto(requirementsByCategory, req.category, req);
+    for (const target of req.ref) groupInto(referencedBy, target, req);
+    for (const tag of new Set(req.tags)) groupInto(tags, tag, req);
+  }
+  for (const test of specs.tests) {
+    byId.set(test.id, test);
+    groupInto(testsByCategory, test.category, test);
+    for (const target of new Set(test.ref)) groupInto(testedBy, target, test);
+  }
+  for (const comment of specs.comments) groupInto(commentsAbout, comment.about, comment);
+
+  const codeReferences = [...(scan?.references ?? [])].sort(compareCodeReferences);
+  const codeReferencesById = new Map<string, CodeReference[]>();
+  const danglingReferences: CodeReference[] = [];
+  for (const ref of codeReferences) {
+    if (byId.has(ref.id)) groupInto(codeReferencesById, ref.id, ref);
+    else danglingReferences.push(ref);
+  }
+
+  const model: Model = {
+    specs,
+    byId,
+    requirementIds: specs.requirements.map((r) => r.id).sort(compareStrings),
+    testIds: specs.tests.map((t) => t.id).sort(compareStrings),
+    requirementsByCategory,
+    testsByCategory,
+    referencedBy: sortValues(referencedBy, byItemId),
+    testedBy: sortValues(testedBy, byItemId),
+    commentsAbout,
+    tags,
+    codeReferences,
+    codeReferencesById,
+    danglingReferences,
+    scanDiagnostics: scan?.diagnostics ?? [],
+    manifests: specs.manifests,
+    scanStats: scan?.stats ?? null,
+  };
+  return Object.freeze(model);
+}
+
+/** A test is automated when one of its code references is an automated test. */
+export function isAutomated(model: Model, testId: string): boolean {
+  return (model.codeReferencesById.get(testId) ?? []).some((r) => r.is_test);
+}
+
+export type CoverageBucket = "no_test_plan" | "manual_test_plan" | "partially_manual_test_plan" | "automated_test_plan";
+
+export function coverageOf(model: Model, requirementId: string): CoverageBucket {
+  const tests = model.testedBy.get(requirementId) ?? [];
+  if (tests.length === 0) return "no_test_plan";
+  const automated = tests.filter((t) => isAutomated(model, t.id)).length;
+  if (automated === tests.length) return "automated_test_plan";
+  return automated === 0 ? "manual_test_plan" : "partially_manual_test_plan";
+}
