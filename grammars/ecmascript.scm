@@ -1,0 +1,45 @@
+; Definitions shared by JavaScript, TypeScript and TSX (captures: see README.md).
+; When several patterns capture the same node, the first one wins: tests come first.
+
+; Test suites and tests written as calls: describe/it/test with .only, .skip, .each(table)...
+; The title is the first argument; the position reported is the call's (@anchor).
+((call_expression
+   function: (_) @anchor
+   arguments: (arguments . [(string) (template_string)] @name)) @definition.suite
+ (#match? @anchor "^(describe|context|suite|fdescribe|xdescribe|test\\.describe)(\\.(only|skip|todo|each|concurrent|sequential|shuffle|serial|parallel|fixme|skipIf|runIf))*(\\([\\s\\S]*\\))?$")
+ (#set! separator " > "))
+
+((call_expression
+   function: (_) @anchor
+   arguments: (arguments . [(string) (template_string)] @name)) @definition.test
+ (#match? @anchor "^(it|test|specify|fit|xit|xtest)(\\.(only|skip|todo|each|concurrent|sequential|failing|fails|fixme|slow|skipIf|runIf))*(\\([\\s\\S]*\\))?$")
+ (#set! separator " > "))
+
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(class_declaration name: (_) @name) @definition.class
+(method_definition name: (_) @name) @definition.method
+
+; const f = () => {} / function () {} ; const C = class {}
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+(variable_declarator name: (identifier) @name value: (class)) @definition.class
+
+; exports.f = function () {} ; Foo.prototype.bar = () => {}
+(assignment_expression
+  left: (member_expression property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+
+; { key: () => {} } in object literals
+(pair
+  key: (property_identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+
+; Other module-level variables: const LIMIT = 3, export let state = {}.
+(program
+  [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+   (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+   (export_statement
+     declaration: [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+                   (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)])])

@@ -1,0 +1,25 @@
+; Go definitions for the speky scanner (captures: see README.md).
+
+(function_declaration name: (identifier) @name) @definition.function
+
+; Methods are named after their receiver's type, pointer dropped: Type.Method
+(method_declaration
+  receiver: (parameter_list
+    (parameter_declaration
+      type: [(type_identifier) @qualifier
+             (pointer_type (type_identifier) @qualifier)
+             (generic_type type: (type_identifier) @qualifier)
+             (pointer_type (generic_type type: (type_identifier) @qualifier))]))
+  name: (field_identifier) @name) @definition.method
+
+(type_spec name: (type_identifier) @name type: (struct_type)) @definition.struct
+(type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
+(type_spec name: (type_identifier) @name) @definition.type
+(type_alias name: (type_identifier) @name) @definition.type
+
+; Package-level constants and variables
+(source_file (const_declaration (const_spec name: (identifier) @name) @definition.constant))
+(source_file (var_declaration (var_spec name: (identifier) @name) @definition.variable))
+
+; Interface methods
+(method_spec name: (field_identifier) @name) @definition.method

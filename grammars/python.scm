@@ -1,0 +1,25 @@
+; Python definitions for the speky scanner (captures: see README.md).
+; When several patterns capture the same node, the first one in this file wins.
+
+; Docstrings: the first statement of a module, class or function body.
+(module . (comment)* . (expression_statement (string) @docstring))
+(class_definition body: (block . (comment)* . (expression_statement (string) @docstring)))
+(function_definition body: (block . (comment)* . (expression_statement (string) @docstring)))
+
+; Methods: functions written directly in a class body, decorated or not.
+(class_definition
+  body: (block
+    [(function_definition name: (identifier) @name) @definition.method
+     (decorated_definition definition: (function_definition name: (identifier) @name) @definition.method)]))
+
+(function_definition name: (identifier) @name) @definition.function
+
+(class_definition name: (identifier) @name) @definition.class
+
+; Module and class attributes: LIMIT = 3, name: str = "x"
+(module (expression_statement (assignment left: (identifier) @name)) @definition.variable)
+(class_definition body: (block (expression_statement (assignment left: (identifier) @name)) @definition.variable))
+
+; Base classes, for the test rule (unittest.TestCase and friends).
+(class_definition
+  superclasses: (argument_list [(identifier) @base (attribute attribute: (identifier) @base)])) @definition.class

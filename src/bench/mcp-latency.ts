@@ -1,0 +1,152 @@
+// Latency of the built speky-mcp on a large generated project: time from spawn to the
+// `initialize` answer (loading and scanning included), then p50/p99 round trips per tool,
+// measured on raw JSON-RPC lines so that no client-side validation is counted.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { writeLargeSpec, type LargeSpec } from "./large-spec.js";
+
+const SIZE = { requirements: 10_000, tests: 20_000, codeReferences: 50_000 };
+const CALLS = 300;
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../mcp/main.js");
+
+interface Answer {
+  id?: number;
+  result?: unknown;
+  error?: { code: number; message: string };
+}
+
+/** One JSON-RPC line out, the answer with the same id back. */
+class RawClient {
+  private buffer = "";
+  private pending = new Map<number, (answer: Answer) => void>();
+  private nextId = 1;
+
+  constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      this.buffer += chunk;
+      for (let nl = this.buffer.indexOf("\n"); nl !== -1; nl = this.buffer.indexOf("\n")) {
+        const answer = JSON.parse(this.buffer.slice(0, nl)) as Answer;
+        this.buffer = this.buffer.slice(nl + 1);
+        if (typeof answer.id === "number") this.pending.get(answer.id)?.(answer);
+      }
+    });
+  }
+
+  request(method: string, params: object): Promise<Answer> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, (answer) => {
+        this.pending.delete(id);
+        resolve(answer);
+      });
+      this.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
+    });
+  }
+
+  notify(method: string): void {
+    this.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method }) + "\n");
+  }
+}
+
+interface Case {
+  label: string;
+  tool: string;
+  args: (i: number) => Record<string, unknown>;
+}
+
+function cases(spec: LargeSpec): Case[] {
+  const req = (i: number) => spec.requirementIds[(i * 7919) % spec.requirementIds.length];
+  const test = (i: number) => spec.testIds[(i * 104729) % spec.testIds.length];
+  const tag = (i: number) => spec.tags[i % spec.tags.length];
+  return [
+    { label: "get_requirement", tool: "get_requirement", args: (i) => ({ id: req(i) }) },
+    { label: "get_test", tool: "get_test", args: (i) => ({ id: test(i) }) },
+    { label: "search_requirements tag+category", tool: "search_requirements", args: (i) => ({ tag: tag(i), category: "security" }) },
+    { label: "search_requirements tag", tool: "search_requirements", args: (i) => ({ tag: tag(i) }) },
+    { label: "search_requirements (all 10k)", tool: "search_requirements", args: () => ({}) },
+    { label: "search_tests tester_of", tool: "search_tests", args: (i) => ({ tester_of: req(i) }) },
+    { label: "search_tests category", tool: "search_tests", args: () => ({ category: "integration" }) },
+    { label: "list_references_to", tool: "list_references_to", args: (i) => ({ id: req(i) }) },
+    { label: "test_plan_coverage category", tool: "test_plan_coverage", args: () => ({ category: "security" }) },
+    { label: "test_plan_coverage (manifest)", tool: "test_plan_coverage", args: () => ({}) },
+    { label: "least_tested_requirements count", tool: "least_tested_requirements", args: (i) => ({ tag: tag(i), count: 10 }) },
+    { label: "least_tested_requirements (all)", tool: "least_tested_requirements", args: () => ({}) },
+    { label: "list_all_tags", tool: "list_all_tags", args: () => ({}) },
+    { label: "list_all_ids", tool: "list_all_ids", args: () => ({}) },
+    { label: "get_requirement unknown ID", tool: "get_requirement", args: (i) => ({ id: `NOPE-${i}` }) },
+  ];
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const ms = (n: number) => n.toFixed(2).padStart(8);
+
+export async function benchMcp(): Promise<string[]> {
+  if (!existsSync(MAIN)) return [`mcp latency: ${MAIN} is missing, build first`];
+  const dir = mkdtempSync(path.join(tmpdir(), "speky-mcp-bench-"));
+  try {
+    return await measure(dir, writeLargeSpec(dir, SIZE));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measure(dir: string, spec: LargeSpec): Promise<string[]> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [MAIN, "--quiet", spec.manifest], { cwd: dir });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  const client = new RawClient(child);
+  try {
+    const init = await Promise.race([
+      client.request("initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "speky-bench", version: "0" },
+      }),
+      exited.then((code) => ({ error: { code: -1, message: `server exited ${code}: ${stderr.trim()}` } })),
+    ]);
+    if (init.error) return [`mcp latency: ${init.error.message}`];
+    const startup = performance.now() - started;
+    client.notify("notifications/initialized");
+
+    const lines = [
+      `speky-mcp on ${SIZE.requirements.toLocaleString("en-US")} requirements, ` +
+        `${SIZE.tests.toLocaleString("en-US")} tests, ${SIZE.codeReferences.toLocaleString("en-US")} code tags`,
+      `  spawn to initialize answer (load + scan): ${startup.toFixed(0)} ms`,
+      `  ${"tool call".padEnd(36)} calls   p50 ms   p99 ms    answer`,
+    ];
+    for (const c of cases(spec)) {
+      const times: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < CALLS + 10; i++) {
+        const t0 = performance.now();
+        const answer = await client.request("tools/call", { name: c.tool, arguments: c.args(i) });
+        const elapsed = performance.now() - t0;
+        if (answer.error) return [...lines, `  ${c.label}: ${answer.error.message}`];
+        if (i >= 10) times.push(elapsed); // the first calls warm the JIT
+        if (i === 10) bytes = JSON.stringify(answer).length;
+      }
+      times.sort((a, b) => a - b);
+      const size = bytes >= 10_000 ? `${Math.round(bytes / 1000)} kB` : `${bytes} B`;
+      lines.push(`  ${c.label.padEnd(36)} ${String(CALLS).padStart(5)} ${ms(percentile(times, 50))} ${ms(percentile(times, 99))} ${size.padStart(9)}`);
+    }
+    return lines;
+  } finally {
+    child.stdin.end();
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    child.kill();
+  }
+}
+
+// Runnable on its own: node dist/bench/mcp-latency.js
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const line of await benchMcp()) console.log(line);
+}

@@ -1,0 +1,25 @@
+// Argument checks shared by several tools, so that their error texts cannot drift apart.
+// An empty string counts as "no filter", as in speky.
+import type { Model } from "../model/model.js";
+import type { Requirement, Test } from "../spec/types.js";
+import { ToolError } from "./tool.js";
+
+export function requirementsMatching(model: Model, tag?: string, category?: string): readonly Requirement[] {
+  if (tag && !model.tags.has(tag)) throw new ToolError(`Tag '${tag}' not found`);
+  if (category && !model.requirementsByCategory.has(category)) throw new ToolError(`Category '${category}' not found`);
+  if (tag) {
+    const tagged = model.tags.get(tag)!;
+    return category ? tagged.filter((r) => r.category === category) : tagged;
+  }
+  return category ? model.requirementsByCategory.get(category)! : model.specs.requirements;
+}
+
+export function testsMatching(model: Model, category?: string, testerOf?: string): readonly Test[] {
+  if (testerOf && !model.byId.has(testerOf)) throw new ToolError(`Requirement '${testerOf}' not found`);
+  if (category && !model.testsByCategory.has(category)) throw new ToolError(`Category '${category}' not found`);
+  if (testerOf) {
+    const testers = model.testedBy.get(testerOf) ?? [];
+    return category ? testers.filter((t) => t.category === category) : testers;
+  }
+  return category ? model.testsByCategory.get(category)! : model.specs.tests;
+}

@@ -1,0 +1,20 @@
+// stdout belongs to the protocol: every human-readable line goes to stderr, filtered by level.
+export type LogLevel = "quiet" | "normal" | "verbose";
+
+export interface Logger {
+  error(message: string): void;
+  warn(message: string): void;
+  info(message: string): void;
+  debug(message: string): void;
+}
+
+export function createLogger(level: LogLevel, write: (line: string) => void = (l) => process.stderr.write(l)): Logger {
+  const emit = (tag: string) => (message: string) => write(`speky-mcp: ${tag}${message}\n`);
+  const skip = () => {};
+  return {
+    error: emit("error: "),
+    warn: level === "quiet" ? skip : emit("warning: "),
+    info: level === "quiet" ? skip : emit(""),
+    debug: level === "verbose" ? emit("debug: ") : skip,
+  };
+}

@@ -1,0 +1,117 @@
+// Entry of the `speky-mcp` binary. Everything is loaded, validated and scanned before the
+// transport connects; a load error is reported on stderr and exits 1 without serving.
+// Exit codes: 0 clean (stdin closed), 1 load error, 2 usage error.
+import { formatDiagnostic, hasErrors } from "../diagnostics.js";
+import { flag, listOption, parseArgs, UsageError, type OptionSpec } from "../cli/args.js";
+import { loadModel } from "../model/load-model.js";
+import type { Model } from "../model/model.js";
+import { VERSION } from "../version.js";
+import { createLogger, type LogLevel, type Logger } from "./log.js";
+import { createServer } from "./server.js";
+import { LineStdioTransport } from "./transport.js";
+
+const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
+
+Usage:
+  speky-mcp PATH... [-C CSV]... [--quiet | --verbose]
+  speky-mcp --help | --version
+
+PATH is a manifest (kind: project) or a specification file; CSV is an extra comment file.
+Specs are loaded and the manifests' code_sources scanned before serving. Logs go to stderr.
+Exit codes: 0 when the client closes stdin, 1 when the specs do not load, 2 on usage errors.
+`;
+
+const OPTIONS: OptionSpec[] = [
+  { name: "comment-csv", short: "C", value: true, repeat: true },
+  { name: "quiet", short: "q" },
+  { name: "verbose" },
+  { name: "help", short: "h" },
+  // -v is speky's short form of --version: kept so that speky's client configs work unchanged.
+  { name: "version", short: "v" },
+  // speky's logging configuration file: accepted for drop-in use, not read.
+  { name: "logging-config", short: "l", value: true },
+];
+
+interface Invocation {
+  paths: string[];
+  csvs: string[];
+  level: LogLevel;
+}
+
+function parse(argv: readonly string[]): Invocation | "help" | "version" {
+  const args = parseArgs(argv, OPTIONS);
+  if (flag(args, "help")) return "help";
+  if (flag(args, "version")) return "version";
+  if (flag(args, "quiet") && flag(args, "verbose")) throw new UsageError("--quiet and --verbose exclude each other");
+  if (args.positionals.length === 0) throw new UsageError("missing manifest or specification file");
+  const level: LogLevel = flag(args, "quiet") ? "quiet" : flag(args, "verbose") ? "verbose" : "normal";
+  return { paths: args.positionals, csvs: listOption(args, "comment-csv"), level };
+}
+
+async function load(invocation: Invocation, log: Logger): Promise<Model | null> {
+  const started = performance.now();
+  const { model, diagnostics } = await loadModel(invocation.paths, { csvs: invocation.csvs });
+  for (const d of diagnostics) {
+    if (d.severity === "error") log.error(formatDiagnostic(d));
+    else log.warn(formatDiagnostic(d));
+  }
+  if (!model || hasErrors(diagnostics)) return null;
+  for (const d of model.scanDiagnostics) log.warn(formatDiagnostic(d));
+  const ms = Math.round(performance.now() - started);
+  log.info(
+    `loaded ${model.requirementIds.length} requirements, ${model.testIds.length} tests and ` +
+      `${model.codeReferences.length} code references in ${ms} ms; serving on stdio`,
+  );
+  if (model.scanStats) {
+    const s = model.scanStats;
+    log.debug(`scanned ${s.files} files (${s.files_with_tags} with tags, ${s.tags} tags) in ${Math.round(s.ms)} ms`);
+  }
+  return model;
+}
+
+async function serve(model: Model, log: Logger): Promise<void> {
+  const server = createServer(() => model);
+  const transport = new LineStdioTransport();
+  transport.onerror = (error) => log.warn(`transport: ${error.message}`);
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = resolve;
+  });
+  await server.connect(transport);
+  await closed;
+  log.debug("stdin closed, exiting");
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let invocation: ReturnType<typeof parse>;
+  try {
+    invocation = parse(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`speky-mcp: ${error.message}\nTry 'speky-mcp --help'.\n`);
+    return 2;
+  }
+  if (invocation === "help") {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (invocation === "version") {
+    process.stdout.write(`speky-mcp ${VERSION}\n`);
+    return 0;
+  }
+  const log = createLogger(invocation.level);
+  let model: Model | null;
+  try {
+    model = await load(invocation, log);
+  } catch (error) {
+    log.error(`cannot load the specification: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof Error && error.stack) log.debug(error.stack);
+    return 1;
+  }
+  if (!model) return 1;
+  await serve(model, log);
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));
+// Once stdin is closed nothing is left to do: leave even if some library keeps a handle open.
+setTimeout(() => process.exit(), 2000).unref();

@@ -1,0 +1,52 @@
+// Zod schemas of the shared shapes, for the tools' outputSchema: the SDK publishes them as
+// JSON Schema in tools/list and checks every structuredContent against them.
+import { z } from "zod";
+
+export const idArg = z.string().describe("Exact ID, e.g. REQ-001 (case-sensitive)");
+
+export const oneliner = z.object({
+  id: z.string(),
+  short: z.string().optional().describe("One-line title, when the item has one"),
+});
+
+export const brief = z.object({
+  id: z.string(),
+  category: z.string(),
+  short: z.string().optional(),
+});
+
+export const summary = brief.extend({
+  tags: z.array(z.string()).optional().describe("Whole tags; a namespaced tag reads group:subtag"),
+});
+
+export const comment = z.object({
+  date: z.string().describe("dd/mm/yyyy"),
+  from: z.string(),
+  text: z.string(),
+  external: z.boolean().describe("true when the comment comes from outside the team (e.g. the client)"),
+});
+
+export const step = z.object({
+  action: z.string(),
+  run: z.string().optional().describe("Shell command to execute"),
+  expected: z.string().optional().describe("Expected outcome"),
+  sample: z.string().optional(),
+  sample_lang: z.string().optional(),
+});
+
+const codeRefShape = {
+  file: z.string().describe("Path relative to the project root"),
+  line: z.number().int().describe("1-based line of the definition's name, or of the tag for a free reference"),
+  symbol: z.string().nullable().describe("Qualified name of the tagged definition; null for a free reference"),
+};
+const url = z.string().optional().describe("Link to the line in the repository browser");
+
+export const requirementCodeRef = z.object({ ...codeRefShape, url });
+
+export const testCodeRef = z.object({
+  ...codeRefShape,
+  is_test: z.boolean().describe("true when the tagged definition is an automated test"),
+  url,
+});
+
+export const requirementList = { requirements: z.array(summary) };

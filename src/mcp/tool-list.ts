@@ -1,0 +1,45 @@
+// tools/list, answered by us rather than by McpServer, for one reason: a domain error carries
+// structuredContent {error}, and the SDK's own client (1.32, typescript-sdk issue #1943)
+// checks it against the outputSchema even when isError is set, so that an agent would see a
+// schema failure instead of "Requirement X not found". Each published outputSchema therefore
+// reads "the result, or {error}"; the zod schemas themselves stay strict, and McpServer still
+// checks every successful result against them.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
+import { ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { READ_ONLY, type ToolSpec } from "./tool.js";
+
+type JsonSchema = Record<string, unknown>;
+
+const ERROR_PROPERTY = {
+  type: "string",
+  description: "Present alone, with isError, when the call failed: what was not found",
+};
+
+export function resultOrError(schema: JsonSchema): JsonSchema {
+  const { required, properties, ...rest } = schema;
+  return {
+    ...rest,
+    properties: { ...(properties as JsonSchema), error: ERROR_PROPERTY },
+    anyOf: [{ required: required ?? [] }, { required: ["error"] }],
+  };
+}
+
+export function describeTool(spec: ToolSpec): Tool {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: toJsonSchemaCompat(z.object(spec.input), { strictUnions: true, pipeStrategy: "input" }) as Tool["inputSchema"],
+    outputSchema: resultOrError(
+      toJsonSchemaCompat(z.object(spec.output), { strictUnions: true, pipeStrategy: "output" }),
+    ) as Tool["outputSchema"],
+    annotations: { ...READ_ONLY },
+  };
+}
+
+export function answerToolList(server: McpServer, tools: readonly ToolSpec[]): void {
+  const listed = tools.map(describeTool);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+}

@@ -1,0 +1,80 @@
+import { z } from "zod";
+import type { Model } from "../../model/model.js";
+import type { Requirement } from "../../spec/types.js";
+import * as schema from "../schemas.js";
+import {
+  comment,
+  requirementCodeRef,
+  sortedOneliners,
+  withOptional,
+  type CommentShape,
+  type Oneliner,
+  type RequirementCodeRef,
+} from "../shapes.js";
+import { defineTool, ToolError } from "../tool.js";
+
+export interface RequirementDetails {
+  id: string;
+  category: string;
+  long: string;
+  source_file: string;
+  short?: string;
+  tags?: string[];
+  client_statement?: string;
+  properties?: Record<string, string | number>;
+  ref?: Oneliner[];
+  referenced_by?: Oneliner[];
+  tested_by?: Oneliner[];
+  comments?: CommentShape[];
+  code_references?: RequirementCodeRef[];
+}
+
+export function findRequirement(model: Model, id: string): Requirement {
+  const item = model.byId.get(id);
+  if (!item) throw new ToolError(`Requirement ${id} not found`);
+  if (item.kind !== "requirement") throw new ToolError(`${id} is a ${item.kind}, not a requirement`);
+  return item;
+}
+
+// speky:speky-ts#MCP-GET-REQUIREMENT
+export function getRequirement(model: Model, id: string): RequirementDetails {
+  const req = findRequirement(model, id);
+  const details: RequirementDetails = { id: req.id, category: req.category, long: req.long, source_file: req.source_file };
+  withOptional(details, "short", req.short);
+  withOptional(details, "tags", req.tags);
+  withOptional(details, "client_statement", req.client_statement);
+  withOptional(details, "properties", req.properties);
+  withOptional(details, "ref", sortedOneliners(req.ref.map((target) => model.byId.get(target)!)));
+  withOptional(details, "referenced_by", sortedOneliners(model.referencedBy.get(id) ?? []));
+  withOptional(details, "tested_by", sortedOneliners(model.testedBy.get(id) ?? []));
+  withOptional(details, "comments", (model.commentsAbout.get(id) ?? []).map(comment));
+  withOptional(details, "code_references", (model.codeReferencesById.get(id) ?? []).map(requirementCodeRef));
+  return details;
+}
+
+export const getRequirementTool = defineTool({
+  name: "get_requirement",
+  title: "Get requirement",
+  description:
+    "Full details of one requirement when you know its ID: description (long), short title, category, tags, " +
+    "client statement, properties, the requirements it refers to (ref) and that refer to it (referenced_by), " +
+    "the tests that validate it (tested_by), reviewers' comments, the spec file it comes from, and the code " +
+    "locations tagged with its ID (file, line, symbol). Use list_all_ids or search_requirements to find IDs.",
+  input: { id: schema.idArg },
+  output: {
+    id: z.string(),
+    category: z.string(),
+    long: z.string().describe("Full description"),
+    source_file: z.string().describe("Specification file the requirement was loaded from"),
+    short: z.string().optional(),
+    tags: z.array(z.string()).optional(),
+    client_statement: z.string().optional().describe("The client's own words"),
+    properties: z.record(z.union([z.string(), z.number()])).optional(),
+    ref: z.array(schema.oneliner).optional().describe("Requirements this one refers to"),
+    referenced_by: z.array(schema.oneliner).optional().describe("Requirements that refer to this one"),
+    tested_by: z.array(schema.oneliner).optional().describe("Tests that validate this requirement"),
+    comments: z.array(schema.comment).optional(),
+    code_references: z.array(schema.requirementCodeRef).optional().describe("Code tagged with this ID"),
+  },
+  run: (model, { id }) => ({ ...getRequirement(model, id) }),
+});

@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { defineTool } from "../tool.js";
+
+export const listAllIdsTool = defineTool({
+  name: "list_all_ids",
+  title: "List all IDs",
+  description:
+    "Every requirement ID and every test ID, each list sorted: an overview of the specification and a way " +
+    "to pick a fresh ID that does not collide.",
+  input: {},
+  output: { requirements: z.array(z.string()), tests: z.array(z.string()) },
+  run: (model) => ({ requirements: [...model.requirementIds], tests: [...model.testIds] }),
+});

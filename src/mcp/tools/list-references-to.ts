@@ -1,0 +1,18 @@
+import * as schema from "../schemas.js";
+import { sortedSummaries } from "../shapes.js";
+import { defineTool, ToolError } from "../tool.js";
+
+export const listReferencesToTool = defineTool({
+  name: "list_references_to",
+  title: "List references to",
+  description:
+    "Impact analysis: the requirements whose ref field names the given ID (a requirement or a test), as " +
+    "summaries sorted by ID; empty when nothing refers to it. For the tests of a requirement use " +
+    "search_tests with tester_of.",
+  input: { id: schema.idArg },
+  output: schema.requirementList,
+  run: (model, { id }) => {
+    if (!model.byId.has(id)) throw new ToolError(`Requirement ${id} not found`);
+    return { requirements: sortedSummaries(model.referencedBy.get(id) ?? []) };
+  },
+});

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import type { Model } from "../../model/model.js";
+import { requirementsMatching } from "../filters.js";
+import * as schema from "../schemas.js";
+import { sortedSummaries, type Summary } from "../shapes.js";
+import { defineTool } from "../tool.js";
+
+// speky:speky-ts#MCP-SEARCH-REQUIREMENTS
+export function searchRequirements(model: Model, tag?: string, category?: string): { requirements: Summary[] } {
+  return { requirements: sortedSummaries(requirementsMatching(model, tag, category)) };
+}
+
+export const searchRequirementsTool = defineTool({
+  name: "search_requirements",
+  title: "Search requirements",
+  description:
+    "List requirements, optionally filtered by tag and/or category (exact match; both filters combine). " +
+    "Without filters, returns every requirement. Each entry gives id, category, short title and tags, sorted " +
+    "by ID. An unknown tag or category is an error: call list_all_tags to see the tags.",
+  input: {
+    tag: z.string().optional().describe("Exact tag, e.g. security or output:pdf"),
+    category: z.string().optional().describe("Exact requirement category, e.g. functional"),
+  },
+  output: schema.requirementList,
+  run: (model, { tag, category }) => searchRequirements(model, tag, category),
+});

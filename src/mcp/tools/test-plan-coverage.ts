@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { coverageOf, type CoverageBucket, type Model } from "../../model/model.js";
+import type { Requirement } from "../../spec/types.js";
+import * as schema from "../schemas.js";
+import { byId, summary, type Summary } from "../shapes.js";
+import { defineTool, ToolError } from "../tool.js";
+
+/**
+ * The requirements whose coverage is reported. An explicit category is taken as asked, across
+ * every project. Otherwise each manifest's coverage_categories select among that manifest's own
+ * requirements; when no manifest declares any (or there is no manifest), every requirement counts.
+ */
+export function coverageScope(model: Model, category?: string): readonly Requirement[] {
+  if (category) {
+    const inCategory = model.requirementsByCategory.get(category);
+    if (!inCategory) throw new ToolError(`Category '${category}' not found`);
+    return inCategory;
+  }
+  const covered = new Map<string, Set<string>>();
+  for (const m of model.manifests) {
+    if (m.coverage_categories.length > 0) covered.set(m.name, new Set(m.coverage_categories));
+  }
+  if (covered.size === 0) return model.specs.requirements;
+  return model.specs.requirements.filter((r) => r.project !== null && covered.get(r.project)?.has(r.category));
+}
+
+export type Coverage = Record<CoverageBucket, Summary[]>;
+
+export function testPlanCoverage(model: Model, category?: string): Coverage {
+  const coverage: Coverage = {
+    no_test_plan: [],
+    manual_test_plan: [],
+    partially_manual_test_plan: [],
+    automated_test_plan: [],
+  };
+  const scope = [...coverageScope(model, category)].sort(byId);
+  for (const req of scope) coverage[coverageOf(model, req.id)].push(summary(req));
+  return coverage;
+}
+
+const bucket = (what: string) => z.array(schema.summary).describe(what);
+
+export const testPlanCoverageTool = defineTool({
+  name: "test_plan_coverage",
+  title: "Test plan coverage",
+  description:
+    "Partition requirements by how they are tested: no_test_plan (no test refers to them), manual_test_plan " +
+    "(tests exist, none automated), partially_manual_test_plan (some tests automated), automated_test_plan " +
+    "(every test automated). A test is automated when code tagged with its ID is an automated test. Covers " +
+    "the categories each project manifest lists in coverage_categories, or the one category asked for. " +
+    "Use it to find coverage gaps before a release.",
+  input: { category: z.string().optional().describe("Exact requirement category to report instead") },
+  output: {
+    no_test_plan: bucket("Requirements no test refers to"),
+    manual_test_plan: bucket("Requirements whose tests are all manual"),
+    partially_manual_test_plan: bucket("Requirements with both manual and automated tests"),
+    automated_test_plan: bucket("Requirements whose tests are all automated"),
+  },
+  run: (model, { category }) => testPlanCoverage(model, category),
+});

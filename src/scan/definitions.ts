@@ -1,0 +1,110 @@
+// What a grammar query says about one parsed file: its named definitions, docstrings and
+// test markers. Capture names are the contract described in grammars/README.md.
+import type { Node, QueryMatch } from "web-tree-sitter";
+import type { LoadedLanguage } from "./runtime.js";
+
+export interface Definition {
+  node: Node;
+  /** The node a comment sits above: `node` climbed through the language's wrappers. */
+  outer: Node;
+  kind: string;
+  name: Node;
+  /** Extra name parts written before the name (Go receiver type, GoogleTest suite). */
+  qualifiers: Node[];
+  /** Base class names, for the test rule. */
+  bases: string[];
+  /** Joins this definition to its enclosing scope; default: the language's separator. */
+  separator?: string;
+  /** Joins qualifiers to the name; default: the language's separator. */
+  qualifierSeparator?: string;
+  /** Where to report the definition when not at its name (the call of a call-style test). */
+  anchor: Node | null;
+}
+
+export interface DefinitionIndex {
+  byNode: Map<number, Definition>;
+  /** Keyed by `outer`: the first definition (in document order) under each wrapper. */
+  byOuter: Map<number, Definition>;
+  docstrings: Set<number>;
+  testAttributes: Node[];
+}
+
+const DEFINITION = "definition.";
+
+interface Candidate {
+  patternIndex: number;
+  node: Node;
+  kind: string;
+  name: Node;
+  qualifiers: Node[];
+  anchor: Node | null;
+  properties: Record<string, string | null>;
+}
+
+function candidateOf(match: QueryMatch): { node: Node; candidate: Candidate | null; bases: string[] } | null {
+  let node: Node | null = null;
+  let kind = "";
+  let name: Node | null = null;
+  let anchor: Node | null = null;
+  const qualifiers: Node[] = [];
+  const bases: string[] = [];
+  for (const { name: capture, node: captured } of match.captures) {
+    if (capture.startsWith(DEFINITION)) {
+      node = captured;
+      kind = capture.slice(DEFINITION.length);
+    } else if (capture === "name") name = captured;
+    else if (capture === "anchor") anchor = captured;
+    else if (capture === "qualifier") qualifiers.push(captured);
+    else if (capture === "base") bases.push(captured.text);
+  }
+  if (!node) return null;
+  const candidate = name
+    ? { patternIndex: match.patternIndex, node, kind, name, qualifiers, anchor, properties: match.setProperties ?? {} }
+    : null;
+  return { node, candidate, bases };
+}
+
+export function indexDefinitions(lang: LoadedLanguage, root: Node): DefinitionIndex {
+  const index: DefinitionIndex = { byNode: new Map(), byOuter: new Map(), docstrings: new Set(), testAttributes: [] };
+  const best = new Map<number, Candidate>();
+  const bases = new Map<number, string[]>();
+  for (const match of lang.query.matches(root)) {
+    for (const { name, node } of match.captures) {
+      if (name === "docstring") index.docstrings.add(node.id);
+      else if (name === "test.attribute") index.testAttributes.push(node);
+    }
+    const found = candidateOf(match);
+    if (!found) continue;
+    const id = found.node.id;
+    if (found.bases.length > 0) bases.set(id, [...(bases.get(id) ?? []), ...found.bases]);
+    const current = best.get(id);
+    // The first pattern of the query wins: specific patterns (tests, methods) come first.
+    if (found.candidate && (!current || found.candidate.patternIndex < current.patternIndex)) {
+      best.set(id, found.candidate);
+    }
+  }
+  const ordered = [...best.values()].sort((a, b) => a.node.startIndex - b.node.startIndex);
+  for (const c of ordered) {
+    let outer = c.node;
+    while (outer.parent && lang.wrappers.has(outer.parent.type)) outer = outer.parent;
+    const definition: Definition = {
+      node: c.node,
+      outer,
+      kind: c.kind,
+      name: c.name,
+      qualifiers: c.qualifiers,
+      bases: [...new Set(bases.get(c.node.id) ?? [])],
+      separator: c.properties.separator ?? undefined,
+      qualifierSeparator: c.properties.qualifier_separator ?? undefined,
+      anchor: c.anchor,
+    };
+    index.byNode.set(c.node.id, definition);
+    if (!index.byOuter.has(outer.id)) index.byOuter.set(outer.id, definition);
+  }
+  return index;
+}
+
+/** The definition whose node or outer wrapper is exactly `node`. */
+export function definitionAt(index: DefinitionIndex, node: Node): Definition | undefined {
+  return index.byNode.get(node.id) ?? index.byOuter.get(node.id);
+}

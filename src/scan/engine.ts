@@ -1,0 +1,167 @@
+// Tags of one decoded file: every occurrence of the MARKER becomes a tag (possibly with a
+// warning) or a diagnostic. Pure: text in, plain data out.
+import path from "node:path";
+import type { Node, Tree } from "web-tree-sitter";
+import { indexDefinitions, type Definition, type DefinitionIndex } from "./definitions.js";
+import { isTest } from "./is-test.js";
+import { languageRow } from "./languages.js";
+import { anchorNode, resolveComment, resolveDocstring, type ResolveContext } from "./resolve.js";
+import { loadLanguage, type LoadedLanguage } from "./runtime.js";
+import { enclosingScopes, qualifiedName } from "./symbol.js";
+import { markerIndexes, tagAt, TextPositions, type Position, type TagText } from "./text.js";
+
+export interface RawTag {
+  line: number;
+  column: number;
+  /** Where the tag itself is written. */
+  tag_line: number;
+  tag_column: number;
+  project: string;
+  id: string;
+  symbol: string | null;
+  kind: string | null;
+  is_test: boolean;
+  /** A tag in a comment or docstring: it makes a code reference. */
+  reference: boolean;
+  /** Why the tag (reference or not) deserves a warning; null when it doesn't. */
+  warning: string | null;
+}
+
+/** A problem that doesn't depend on a tag's project (a malformed tag). */
+export interface RawDiagnostic {
+  line: number;
+  column: number;
+  message: string;
+}
+
+export interface TextScan {
+  /** The language actually used (a fallback grammar may have replaced the first choice). */
+  language: string;
+  tags: RawTag[];
+  diagnostics: RawDiagnostic[];
+}
+
+export const MESSAGES = {
+  inString: "tag in a string literal is not a tag",
+  inCode: "tag in code is not a tag",
+  malformed: 'malformed tag: expected <project>#<ID> after "speky:"',
+  parseErrorComment: "parse error around this tag: reported without a symbol",
+  parseErrorCode: "parse error around this tag: it is not in a comment, so it is not a tag",
+  noGrammar: "no grammar for this file type: tag not scanned",
+  notText: "not a text file (invalid UTF-8 or NUL byte): tag not scanned",
+} as const;
+
+type PlaceKind = "comment" | "docstring" | "string" | "code";
+
+interface Place {
+  kind: PlaceKind;
+  /** The comment or docstring holding the tag; null in a string or in code. */
+  holder: Node | null;
+  /** Some enclosing node is a syntax error. */
+  parseError: boolean;
+}
+
+function place(node: Node, lang: LoadedLanguage, index: DefinitionIndex): Place {
+  let found: { kind: PlaceKind; holder: Node | null } | null = null;
+  let parseError = false;
+  for (let n: Node | null = node; n; n = n.parent) {
+    if (n.isError) parseError = true;
+    if (found) continue;
+    if (lang.comments.has(n.type)) found = { kind: "comment", holder: n };
+    else if (index.docstrings.has(n.id)) found = { kind: "docstring", holder: n };
+    else if (lang.strings.has(n.type)) found = { kind: "string", holder: null };
+  }
+  return { ...(found ?? { kind: "code", holder: null }), parseError };
+}
+
+function symbolTag(tag: TagText, written: Position, definition: Definition, ctx: ResolveContext, file: string): RawTag {
+  const scopes = enclosingScopes(definition, ctx.index, ctx.lang);
+  return {
+    ...ctx.positions.at(anchorNode(definition).startIndex),
+    tag_line: written.line,
+    tag_column: written.column,
+    ...tag,
+    symbol: qualifiedName(definition, scopes, ctx.lang),
+    kind: definition.kind,
+    is_test: isTest(definition, scopes, ctx.index, ctx.lang, file),
+    reference: true,
+    warning: null,
+  };
+}
+
+/** What one well-formed tag becomes, from where it is written. */
+function classify(tag: TagText, written: Position, where: Place, ctx: ResolveContext, file: string): RawTag {
+  const free = { ...written, tag_line: written.line, tag_column: written.column, ...tag, symbol: null, kind: null, is_test: false };
+  if (!where.holder) {
+    const warning = where.parseError ? MESSAGES.parseErrorCode : where.kind === "string" ? MESSAGES.inString : MESSAGES.inCode;
+    return { ...free, reference: false, warning };
+  }
+  const resolved =
+    where.kind === "docstring"
+      ? { definition: resolveDocstring(where.holder, ctx.index), parseError: false }
+      : resolveComment(where.holder, ctx);
+  if (where.parseError || resolved.parseError) return { ...free, reference: true, warning: MESSAGES.parseErrorComment };
+  if (resolved.definition) return symbolTag(tag, written, resolved.definition, ctx, file);
+  return { ...free, reference: true, warning: null };
+}
+
+function parse(lang: LoadedLanguage, text: string): Tree {
+  const tree = lang.parser.parse(text);
+  if (!tree) throw new Error(`tree-sitter could not parse with the ${lang.id} grammar`);
+  return tree;
+}
+
+// speky:speky-ts#SCAN-TAGS
+/** Finds and classifies every MARKER occurrence of `text`, parsed with `lang`. */
+export function scanTextWith(lang: LoadedLanguage, file: string, text: string, tree: Tree): TextScan {
+  const result: TextScan = { language: lang.id, tags: [], diagnostics: [] };
+  const markers = markerIndexes(text);
+  if (markers.length === 0) return result;
+  const positions = new TextPositions(text);
+  const index = indexDefinitions(lang, tree.rootNode);
+  const ctx: ResolveContext = { lang, index, text, positions };
+  for (const at of markers) {
+    const where = place(tree.rootNode.descendantForIndex(at, at + 1) ?? tree.rootNode, lang, index);
+    const tag = tagAt(text, at);
+    const written = positions.at(at);
+    if (tag) result.tags.push(classify(tag, written, where, ctx, file));
+    // A malformed tag in a comment is a typo worth a warning; elsewhere, prose or code about tags.
+    else if (where.holder) result.diagnostics.push({ ...written, message: MESSAGES.malformed });
+  }
+  return result;
+}
+
+/** Syntax errors in a tree, visiting only subtrees that hold some. */
+function errorCount(node: Node): number {
+  if (node.isError || node.isMissing) return 1;
+  if (!node.hasError) return 0;
+  let count = 0;
+  for (const child of node.children) if (child) count += errorCount(child);
+  return count;
+}
+
+/**
+ * Scans `text` as `language`. When that grammar finds syntax errors and the table names a
+ * fallback for the file's extension (C headers that are C++), the fallback is tried and
+ * kept if it finds fewer.
+ */
+export async function scanText(file: string, language: string, text: string): Promise<TextScan> {
+  if (markerIndexes(text).length === 0) return { language, tags: [], diagnostics: [] };
+  let lang = await loadLanguage(language);
+  let tree = parse(lang, text);
+  const fallback = languageRow(language).fallback?.[path.extname(file).toLowerCase()];
+  if (tree.rootNode.hasError && fallback) {
+    const other = await loadLanguage(fallback);
+    const otherTree = parse(other, text);
+    if (errorCount(otherTree.rootNode) >= errorCount(tree.rootNode)) otherTree.delete();
+    else {
+      tree.delete();
+      [lang, tree] = [other, otherTree];
+    }
+  }
+  try {
+    return scanTextWith(lang, file, text, tree);
+  } finally {
+    tree.delete();
+  }
+}

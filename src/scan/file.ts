@@ -1,0 +1,50 @@
+// One file's bytes → its tags. Pure and serialisable (plain data in and out), so a worker
+// pool or a cache can wrap it.
+import { languageForPath, languageForShebang } from "./languages.js";
+import { MESSAGES, scanText, type RawDiagnostic, type RawTag } from "./engine.js";
+import { markerIndexes, tagAt, TextPositions } from "./text.js";
+
+export interface FileResult {
+  /** null when no grammar handles the file (or it isn't text). */
+  language: string | null;
+  tags: RawTag[];
+  diagnostics: RawDiagnostic[];
+}
+
+const MARKER_BYTES = Buffer.from("speky:");
+const SNIFF_BYTES = 8192;
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+function decode(buffer: Buffer): string | null {
+  if (buffer.subarray(0, SNIFF_BYTES).includes(0)) return null;
+  try {
+    return decoder.decode(buffer);
+  } catch {
+    return null;
+  }
+}
+
+/** Tag-shaped text found without a grammar: each one is reported, never silently dropped. */
+function unscanned(text: string, warning: string, atFileLevel: boolean): RawTag[] {
+  const positions = atFileLevel ? null : new TextPositions(text);
+  const tags: RawTag[] = [];
+  for (const at of markerIndexes(text)) {
+    const tag = tagAt(text, at);
+    if (!tag) continue;
+    const pos = positions ? positions.at(at) : { line: 0, column: 0 };
+    tags.push({ ...pos, tag_line: pos.line, tag_column: pos.column, ...tag, symbol: null, kind: null, is_test: false, reference: false, warning });
+  }
+  return tags;
+}
+
+export async function scanFileBuffer(absPath: string, buffer: Buffer): Promise<FileResult> {
+  if (!buffer.includes(MARKER_BYTES)) return { language: languageForPath(absPath), tags: [], diagnostics: [] };
+  const text = decode(buffer);
+  if (text === null) {
+    // Read as latin1 only to find which projects the unreadable tags name.
+    return { language: null, tags: unscanned(buffer.toString("latin1"), MESSAGES.notText, true), diagnostics: [] };
+  }
+  const language = languageForPath(absPath) ?? languageForShebang(text);
+  if (!language) return { language: null, tags: unscanned(text, MESSAGES.noGrammar, false), diagnostics: [] };
+  return scanText(absPath, language, text);
+}

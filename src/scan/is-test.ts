@@ -1,0 +1,58 @@
+// Whether a definition is an automated test, by its language's conventions.
+import path from "node:path";
+import type { Definition, DefinitionIndex } from "./definitions.js";
+import type { LoadedLanguage } from "./runtime.js";
+import { nameText } from "./symbol.js";
+
+/** Start of the decorations and comments stacked right before a definition. */
+function leadingStart(definition: Definition, lang: LoadedLanguage): number {
+  let start = definition.outer.startIndex;
+  for (let p = definition.outer.previousSibling; p; p = p.previousSibling) {
+    if (!p.isNamed && p.text.trim() === "") continue;
+    if (!lang.decorations.has(p.type) && !lang.comments.has(p.type)) break;
+    start = p.startIndex;
+  }
+  return start;
+}
+
+function hasTestAttribute(definition: Definition, index: DefinitionIndex, lang: LoadedLanguage): boolean {
+  if (index.testAttributes.length === 0) return false;
+  const from = leadingStart(definition, lang);
+  const to = definition.name.startIndex;
+  return index.testAttributes.some((a) => a.startIndex >= from && a.endIndex <= to);
+}
+
+function isTestClass(definition: Definition, lang: LoadedLanguage): boolean {
+  const { class: className, base } = lang.test;
+  if (definition.kind !== "class") return false;
+  return (
+    (className?.test(nameText(definition.name)) ?? false) || (base ? definition.bases.some((b) => base.test(b)) : false)
+  );
+}
+
+// speky:speky-ts#SCAN-ISTEST
+/**
+ * From syntax: a test or suite kind (call-style tests), a test attribute among the
+ * definition's decorations, or the language's naming rule (test functions, test methods
+ * of test classes, test classes themselves), which a file-name condition may restrict.
+ */
+export function isTest(
+  definition: Definition,
+  scopes: Definition[],
+  index: DefinitionIndex,
+  lang: LoadedLanguage,
+  file: string,
+): boolean {
+  if (lang.testKinds.has(definition.kind)) return true;
+  if (hasTestAttribute(definition, index, lang)) return true;
+  const rule = lang.test;
+  if (rule.file && !rule.file.test(path.basename(file))) return false;
+  const name = nameText(definition.name);
+  if (definition.kind === "class") return isTestClass(definition, lang);
+  const scope = scopes.at(-1);
+  if (scope?.kind === "class") {
+    return (definition.kind === "method" || definition.kind === "function") &&
+      (rule.method?.test(name) ?? false) && isTestClass(scope, lang);
+  }
+  return definition.kind === "function" && (rule.function?.test(name) ?? false);
+}

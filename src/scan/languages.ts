@@ -1,0 +1,103 @@
+// The language table (grammars/languages.json) and the choice of a language for a file.
+// Everything a language needs is data in grammars/: this module only reads it.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Conditions under which a definition is a test, from names (see grammars/README.md). */
+export interface TestRuleRow {
+  file?: string;
+  function?: string;
+  method?: string;
+  class?: string;
+  base?: string;
+}
+
+export interface LanguageRow {
+  name: string;
+  wasm: string;
+  queries: string[];
+  extensions: string[];
+  filenames: string[];
+  interpreters: string[];
+  comments: string[];
+  strings: string[];
+  decorations: string[];
+  wrappers: string[];
+  separator: string;
+  test?: TestRuleRow;
+  /** Extension → language to parse with instead when this grammar finds syntax errors. */
+  fallback?: Record<string, string>;
+}
+
+export interface LanguageTable {
+  scopeKinds: string[];
+  testKinds: string[];
+  languages: Record<string, LanguageRow>;
+}
+
+/** src/scan and dist/scan are both two levels below the package root. */
+export const GRAMMARS_DIR = fileURLToPath(new URL("../../grammars/", import.meta.url));
+
+export function wasmDir(): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve("tree-sitter-wasms/package.json")), "out");
+}
+
+let table: LanguageTable | undefined;
+
+export function languageTable(): LanguageTable {
+  table ??= JSON.parse(readFileSync(path.join(GRAMMARS_DIR, "languages.json"), "utf8")) as LanguageTable;
+  return table;
+}
+
+export function languageRow(id: string): LanguageRow {
+  const row = languageTable().languages[id];
+  if (!row) throw new Error(`unknown language: ${id}`);
+  return row;
+}
+
+interface Lookup {
+  byExtension: Map<string, string>;
+  byFilename: Map<string, string>;
+  byInterpreter: Map<string, string>;
+}
+
+let lookup: Lookup | undefined;
+
+function buildLookup(): Lookup {
+  const result: Lookup = { byExtension: new Map(), byFilename: new Map(), byInterpreter: new Map() };
+  for (const [id, row] of Object.entries(languageTable().languages)) {
+    for (const ext of row.extensions) if (!result.byExtension.has(ext)) result.byExtension.set(ext, id);
+    for (const name of row.filenames) if (!result.byFilename.has(name)) result.byFilename.set(name, id);
+    for (const exe of row.interpreters) if (!result.byInterpreter.has(exe)) result.byInterpreter.set(exe, id);
+  }
+  return result;
+}
+
+/** Language of a file from its name alone (extension or exact file name). */
+export function languageForPath(file: string): string | null {
+  lookup ??= buildLookup();
+  const base = path.basename(file);
+  const byName = lookup.byFilename.get(base);
+  if (byName) return byName;
+  const ext = path.extname(base).toLowerCase();
+  return (ext && lookup.byExtension.get(ext)) || null;
+}
+
+const SHEBANG = /^#![ \t]*(\S+)(?:[ \t]+(\S+))?/;
+
+/** Language named by a `#!` line, for scripts without an extension. */
+export function languageForShebang(text: string): string | null {
+  const m = SHEBANG.exec(text);
+  if (!m) return null;
+  lookup ??= buildLookup();
+  let exe = path.basename(m[1]);
+  if (exe === "env" && m[2]) exe = path.basename(m[2]);
+  const exact = lookup.byInterpreter.get(exe);
+  if (exact) return exact;
+  // python3.12, node18...
+  const stem = exe.replace(/[\d.]+$/, "");
+  return lookup.byInterpreter.get(stem) ?? null;
+}

@@ -1,0 +1,43 @@
+// The JSON document `speky scan` prints (schema/scan.schema.json).
+import type { Diagnostic } from "../diagnostics.js";
+import type { CodeReference, ScanResult, ScanStats } from "./types.js";
+
+export interface ScanOutput {
+  version: 1;
+  references: CodeReference[];
+  diagnostics: Diagnostic[];
+  stats: ScanStats;
+}
+
+/** Fixed key order, so the printed JSON is byte-identical across runs. */
+export function scanOutput(result: ScanResult): ScanOutput {
+  return {
+    version: 1,
+    references: result.references.map((r) => ({
+      project: r.project,
+      id: r.id,
+      file: r.file,
+      line: r.line,
+      column: r.column,
+      tag_line: r.tag_line,
+      tag_column: r.tag_column,
+      symbol: r.symbol,
+      kind: r.kind,
+      is_test: r.is_test,
+      language: r.language,
+      ...(r.url === undefined ? {} : { url: r.url }),
+    })),
+    diagnostics: result.diagnostics.map((d) => ({
+      file: d.file,
+      line: d.line,
+      column: d.column,
+      severity: d.severity,
+      message: d.message,
+    })),
+    stats: { ...result.stats },
+  };
+}
+
+export function formatScanOutput(result: ScanResult): string {
+  return JSON.stringify(scanOutput(result), null, 2) + "\n";
+}

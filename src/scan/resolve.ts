@@ -1,0 +1,98 @@
+// From a tag's comment or docstring to the definition it documents.
+import type { Node } from "web-tree-sitter";
+import { definitionAt, type Definition, type DefinitionIndex } from "./definitions.js";
+import type { LoadedLanguage } from "./runtime.js";
+import { hasBlankLine, type TextPositions } from "./text.js";
+
+export interface ResolveContext {
+  lang: LoadedLanguage;
+  index: DefinitionIndex;
+  text: string;
+  positions: TextPositions;
+}
+
+export interface Resolution {
+  definition: Definition | null;
+  /** The walk met a syntax error: whatever it found can't be trusted. */
+  parseError: boolean;
+}
+
+const FREE: Resolution = { definition: null, parseError: false };
+
+/** Whitespace-only anonymous tokens (Go's newlines) are layout, not code. */
+function nextSibling(node: Node): Node | null {
+  let next = node.nextSibling;
+  while (next && !next.isNamed && next.text.trim() === "") next = next.nextSibling;
+  return next;
+}
+
+function nearestDefinitionAncestor(node: Node, index: DefinitionIndex): Definition | undefined {
+  for (let n = node.parent; n; n = n.parent) {
+    const found = definitionAt(index, n);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A comment inside a definition's header, before its name (between decorators, among
+ * Java modifiers, after `template <...>`), documents that definition.
+ */
+function headerDefinition(comment: Node, index: DefinitionIndex): Definition | null {
+  const enclosing = nearestDefinitionAncestor(comment, index);
+  return enclosing && comment.endIndex <= enclosing.name.startIndex ? enclosing : null;
+}
+
+export function anchorNode(definition: Definition): Node {
+  return definition.anchor ?? definition.name;
+}
+
+// speky:speky-ts#SCAN-SYMBOL
+/**
+ * The definition directly below a comment: only comments and decorations (decorators,
+ * attributes, annotations) in between, and no blank line. When the comment is the last
+ * thing in its parent, the walk goes on after the parent (comments a grammar attached to
+ * the end of the previous block).
+ */
+export function resolveComment(comment: Node, ctx: ResolveContext): Resolution {
+  const { lang, index, text, positions } = ctx;
+  const header = headerDefinition(comment, index);
+  if (header) return { definition: header, parseError: false };
+  // A comment after code on its line belongs to that code.
+  if (positions.linePrefix(comment.startIndex).trim() !== "") return FREE;
+  let current: Node = comment;
+  let lastEnd = comment.endIndex;
+  for (;;) {
+    const next = nextSibling(current);
+    if (!next) {
+      if (!current.parent) return FREE;
+      current = current.parent;
+      continue;
+    }
+    if (hasBlankLine(text.slice(lastEnd, next.startIndex))) return FREE;
+    if (next.isError) return { definition: null, parseError: true };
+    if (lang.comments.has(next.type) || lang.decorations.has(next.type)) {
+      current = next;
+      lastEnd = next.endIndex;
+      continue;
+    }
+    return { definition: definitionStartingAt(next, index), parseError: false };
+  }
+}
+
+/**
+ * The definition at `node`, or at its first descendant starting at the same place: a
+ * grammar may open a body node right at its first statement, after a leading comment.
+ */
+function definitionStartingAt(node: Node, index: DefinitionIndex): Definition | null {
+  for (let n: Node | null = node; n && n.startIndex === node.startIndex; n = n.firstChild) {
+    const found = definitionAt(index, n);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** A docstring documents the definition whose body it opens; a module docstring, none. */
+export function resolveDocstring(docstring: Node, index: DefinitionIndex): Definition | null {
+  return nearestDefinitionAncestor(docstring, index) ?? null;
+}

@@ -1,0 +1,41 @@
+// Qualified names: a definition's name prefixed by its enclosing scopes.
+import type { Node } from "web-tree-sitter";
+import type { Definition, DefinitionIndex } from "./definitions.js";
+import type { LoadedLanguage } from "./runtime.js";
+
+const QUOTED = /^(["'`])([\s\S]*)\1$/;
+
+/** Test titles are string literals: their quotes are not part of the name. */
+export function nameText(node: Node): string {
+  const text = node.text.replace(/\s+/g, " ").trim();
+  const quoted = QUOTED.exec(text);
+  return quoted ? quoted[2] : text;
+}
+
+/**
+ * Enclosing scope definitions, outermost first. A function's body is a world of its own:
+ * what is defined there is named from inside it, not as a member of the function's class.
+ */
+export function enclosingScopes(definition: Definition, index: DefinitionIndex, lang: LoadedLanguage): Definition[] {
+  const scopes: Definition[] = [];
+  for (let n = definition.node.parent; n; n = n.parent) {
+    const enclosing = index.byNode.get(n.id);
+    if (!enclosing) continue;
+    if (!lang.scopeKinds.has(enclosing.kind)) break;
+    scopes.unshift(enclosing);
+  }
+  return scopes;
+}
+
+function localName(definition: Definition, lang: LoadedLanguage): string {
+  const separator = definition.qualifierSeparator ?? lang.row.separator;
+  return [...definition.qualifiers, definition.name].map(nameText).join(separator);
+}
+
+export function qualifiedName(definition: Definition, scopes: Definition[], lang: LoadedLanguage): string {
+  let name = "";
+  for (const part of [...scopes, definition]) {
+    name = name ? name + (part.separator ?? lang.row.separator) + localName(part, lang) : localName(part, lang);
+  }
+  return name;
+}

@@ -1,0 +1,47 @@
+// What file readers add to as they go: the items, comments and ID references of everything
+// loaded so far, checked together once every file is read (validate.ts).
+import type { Pos, SMap, SSeq } from "./node.js";
+import type { FileReport } from "./report.js";
+import type { Comment, Item, SourceLocation } from "./types.js";
+
+/** One ID named by a `ref`, `prereq` or comment `about`, where it was written. */
+export interface Reference extends SourceLocation {
+  field: "ref" | "prereq" | "about";
+  id: string;
+  from: "requirement" | "test" | "comment";
+}
+
+export interface Collected {
+  /** Requirements and tests together, in load order: duplicate IDs are found across both. */
+  items: Item[];
+  comments: Comment[];
+  references: Reference[];
+}
+
+/** The file being read: its displayed path, its project, where its problems go. */
+export interface FileContext {
+  file: string;
+  project: string | null;
+  report: FileReport;
+  out: Collected;
+}
+
+export function locate(ctx: FileContext, at: Pos): SourceLocation {
+  return { file: ctx.file, line: at.line, column: at.column };
+}
+
+/** Records the IDs a list field names (those that are strings; others were reported). */
+export function collectReferences(
+  ctx: FileContext,
+  map: SMap,
+  field: Reference["field"],
+  from: Reference["from"],
+): void {
+  const node = map.entries.get(field)?.value;
+  const ids = node?.type === "seq" ? node.items : node ? [node] : [];
+  for (const id of ids as SSeq["items"]) {
+    if (id.type === "scalar" && id.tag === "str") {
+      ctx.out.references.push({ field, id: id.value as string, from, ...locate(ctx, id) });
+    }
+  }
+}

@@ -1,0 +1,71 @@
+// TOML text to a positioned tree: smol-toml for the values (and syntax errors), the position
+// walker for where each value was written.
+import { parse, TomlError } from "smol-toml";
+import { scalar, type Pos, type SNode } from "./node.js";
+import type { FileReport } from "./report.js";
+import { locateToml, PATH_SEP, type TomlSpot } from "./toml-positions.js";
+
+/**
+ * The tree of a TOML file; null when the file has no content; undefined when it cannot be
+ * read (the reasons are reported).
+ */
+export function readToml(text: string, report: FileReport): SNode | null | undefined {
+  let data: Record<string, unknown>;
+  try {
+    data = parse(text);
+  } catch (e) {
+    if (!(e instanceof TomlError)) throw e;
+    const message = e.message.split("\n")[0].replace(/^Invalid TOML document: /, "");
+    report.error({ line: e.line, column: e.column }, `TOML syntax error: ${message}`);
+    return undefined;
+  }
+  if (Object.keys(data).length === 0) return null;
+  return new TomlConverter(text).node(data, "", { line: 1, column: 1 });
+}
+
+class TomlConverter {
+  private readonly spots: Map<string, TomlSpot>;
+  private readonly lineStarts: number[] = [0];
+
+  constructor(text: string) {
+    this.spots = locateToml(text);
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.lineStarts.push(i + 1);
+  }
+
+  node(value: unknown, path: string, at: Pos): SNode {
+    if (Array.isArray(value)) {
+      return { type: "seq", items: value.map((v, i) => this.child(v, path, String(i), at).value), ...at };
+    }
+    if (value instanceof Date) return scalar("timestamp", value, at);
+    if (typeof value === "object" && value !== null) {
+      const entries = new Map();
+      for (const [key, v] of Object.entries(value)) {
+        const { keyAt, value: child } = this.child(v, path, key, at);
+        entries.set(key, { key, value: child, ...keyAt });
+      }
+      return { type: "map", entries, ...at };
+    }
+    if (typeof value === "string") return scalar("str", value, at);
+    if (typeof value === "boolean") return scalar("bool", value, at);
+    const float = this.spots.get(path)?.float || !Number.isInteger(value);
+    return scalar(float ? "float" : "int", value, at);
+  }
+
+  private child(value: unknown, parent: string, key: string, parentAt: Pos) {
+    const path = parent === "" ? key : parent + PATH_SEP + key;
+    const spot = this.spots.get(path);
+    const at = spot ? this.pos(spot.value) : parentAt;
+    return { keyAt: spot ? this.pos(spot.key) : at, value: this.node(value, path, at) };
+  }
+
+  private pos(offset: number): Pos {
+    let lo = 0;
+    let hi = this.lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.lineStarts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - this.lineStarts[lo] + 1 };
+  }
+}

@@ -1,0 +1,173 @@
+// YAML text to a positioned tree: the fast reader when it can, else the `yaml` package, whose
+// AST is walked directly so that every node keeps its line and column.
+import {
+  Alias,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Node as YamlNode,
+  type Scalar,
+} from "yaml";
+import { scalar, type Pos, type SMap, type SNode } from "./node.js";
+import type { FileReport } from "./report.js";
+import { parseSimpleYaml } from "./yaml-fast.js";
+import { resolvePlain, tagName, YAML_OPTIONS } from "./yaml-scalars.js";
+
+// speky:speky-ts#SPEC-SAFETY
+/**
+ * Alias uses allowed in one file, weighted by how many aliases each aliased node holds itself
+ * (the `yaml` package's maxAliasCount). Generous for real files, which rarely use aliases, yet
+ * an alias bomb ("billion laughs") is refused after a few thousand steps.
+ */
+export const MAX_YAML_ALIASES = 10_000;
+
+class AliasBomb extends Error {}
+
+/**
+ * The tree of a YAML file; null when the file has no content; undefined when it cannot be
+ * read (the reasons are reported).
+ */
+export function readYaml(text: string, report: FileReport): SNode | null | undefined {
+  const simple = parseSimpleYaml(text);
+  return simple !== undefined ? simple : readYamlFully(text, report);
+}
+
+/** readYaml through the `yaml` package only (the reference the fast reader is tested against). */
+export function readYamlFully(text: string, report: FileReport): SNode | null | undefined {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
+  const pos = (offset: number): Pos => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  for (const e of doc.errors) {
+    const message =
+      e.code === "MULTIPLE_DOCS"
+        ? "a specification file holds a single YAML document (found a second '---')"
+        : `YAML syntax error: ${e.message.split("\n")[0]}`;
+    report.error(pos(e.pos[0]), message);
+  }
+  for (const w of doc.warnings) report.warning(pos(w.pos[0]), `YAML: ${w.message.split("\n")[0]}`);
+  if (doc.errors.length > 0) return undefined;
+  try {
+    const root = new AstConverter(doc, pos, report).convert(doc.contents);
+    // A document holding only `~` is as empty as PyYAML sees it.
+    return root?.type === "scalar" && root.tag === "null" ? null : root;
+  } catch (e) {
+    if (!(e instanceof AliasBomb)) throw e;
+    report.error(
+      null,
+      `too many YAML alias expansions (limit ${MAX_YAML_ALIASES}): refusing what looks like an alias bomb`,
+    );
+    return undefined;
+  }
+}
+
+class AstConverter {
+  /** Converted anchored nodes, shared by their aliases rather than copied. */
+  private readonly anchors = new Map<string, SNode>();
+  private aliasesChecked = false;
+
+  constructor(
+    private readonly doc: Document.Parsed,
+    private readonly pos: (offset: number) => Pos,
+    private readonly report: FileReport,
+  ) {}
+
+  convert(node: unknown): SNode | null {
+    if (node === null || node === undefined) return null;
+    if (isScalar(node) && node.value === null && node.source === "" && !node.tag) return null;
+    return this.node(node as YamlNode);
+  }
+
+  private node(node: YamlNode): SNode {
+    if (isAlias(node)) return this.alias(node);
+    const at = this.pos(node.range?.[0] ?? 0);
+    let result: SNode;
+    if (isMap(node)) result = this.map(node.items, at);
+    else if (isSeq(node)) {
+      result = { type: "seq", items: node.items.map((i) => this.item(i, at)), ...at };
+    } else result = this.scalar(node as Scalar, at);
+    if (node.anchor) this.anchors.set(node.anchor, result);
+    return result;
+  }
+
+  /** An empty entry (`key:` or `-`) is a null at its key or list. */
+  private item(node: unknown, parent: Pos): SNode {
+    return this.convert(node) ?? scalar("null", null, parent, "");
+  }
+
+  private alias(node: Alias): SNode {
+    if (!this.aliasesChecked) {
+      this.aliasesChecked = true;
+      try {
+        this.doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+      } catch (e) {
+        if (e instanceof ReferenceError) throw new AliasBomb();
+        throw e;
+      }
+    }
+    // The document has no errors, so the anchor exists and precedes the alias.
+    return this.anchors.get(node.source)!;
+  }
+
+  private map(pairs: unknown[], at: Pos): SMap {
+    const result: SMap = { type: "map", entries: new Map(), ...at };
+    const merged: SMap[] = [];
+    for (const pair of pairs) {
+      if (!isPair(pair)) continue;
+      const keyNode = pair.key as YamlNode | null;
+      const keyAt = keyNode?.range ? this.pos(keyNode.range[0]) : at;
+      if (isScalar(keyNode) && typeof keyNode.value === "symbol") {
+        merged.push(...this.mergeSources(pair.value, keyAt));
+        continue;
+      }
+      const key = keyString(keyNode === null ? null : this.node(keyNode));
+      if (result.entries.has(key)) {
+        this.report.warning(keyAt, `duplicate key '${key}' (the last one wins)`);
+      }
+      result.entries.set(key, { key, value: this.item(pair.value, keyAt), ...keyAt });
+    }
+    // `<<` merges: keys written in the map win, then earlier sources over later ones.
+    for (const source of merged) {
+      for (const [key, entry] of source.entries) {
+        if (!result.entries.has(key)) result.entries.set(key, entry);
+      }
+    }
+    return result;
+  }
+
+  private mergeSources(value: unknown, at: Pos): SMap[] {
+    const node = this.item(value, at);
+    const sources = node.type === "seq" ? node.items : [node];
+    return sources.filter((s): s is SMap => s.type === "map");
+  }
+
+  private scalar(node: Scalar, at: Pos): SNode {
+    if (node.type === "PLAIN" && !node.tag) {
+      const source = String(node.source);
+      const { tag } = resolvePlain(source);
+      return scalar(tag, node.value, at, tag === "str" ? undefined : source);
+    }
+    return scalar(tagName(node.tag), node.value, at);
+  }
+}
+
+/** Mapping keys become strings the way JSON writes them (`yes:` in YAML 1.1 is `true`). */
+function keyString(node: SNode | null): string {
+  if (node === null) return "null";
+  if (node.type !== "scalar") return JSON.stringify(toPlain(node));
+  if (node.value instanceof Date) return node.value.toISOString();
+  return String(node.value);
+}
+
+function toPlain(node: SNode): unknown {
+  if (node.type === "scalar") return node.value;
+  if (node.type === "seq") return node.items.map(toPlain);
+  return Object.fromEntries([...node.entries].map(([k, e]) => [k, toPlain(e.value)]));
+}

@@ -1,0 +1,45 @@
+// Every query compiles against its grammar and every node type the table names exists in
+// it: the tree-sitter-wasms grammars are older than upstream, and a mismatch must fail CI.
+import { Query } from "web-tree-sitter";
+import { describe, expect, it } from "vitest";
+import { languageForPath, languageForShebang, languageTable } from "../src/scan/languages.js";
+import { loadGrammar, querySource } from "../src/scan/runtime.js";
+
+const CAPTURES = /^(definition\.[a-z_]+|name|qualifier|anchor|base|docstring|test\.attribute|_.*)$/;
+const PROPERTIES = new Set(["separator", "qualifier_separator"]);
+
+describe("grammars", () => {
+  const table = languageTable();
+
+  it.each(Object.keys(table.languages))("%s: queries compile and node types exist", async (id) => {
+    const row = table.languages[id];
+    const language = await loadGrammar(row);
+    const query = new Query(language, querySource(row));
+    for (const capture of query.captureNames) expect(capture).toMatch(CAPTURES);
+    for (const props of query.setProperties) {
+      for (const key of Object.keys(props ?? {})) expect(PROPERTIES).toContain(key);
+    }
+    const named = [...row.comments, ...row.strings, ...row.decorations, ...row.wrappers];
+    for (const type of named) expect(language.idForNodeType(type, true), `${id}: ${type}`).toBeTruthy();
+    for (const target of Object.values(row.fallback ?? {})) expect(table.languages).toHaveProperty(target);
+    query.delete();
+  });
+
+  it("picks a language by extension, file name and shebang", () => {
+    expect(languageForPath("a/b/c.py")).toBe("python");
+    expect(languageForPath("x.TSX")).toBe("tsx");
+    expect(languageForPath("x.h")).toBe("c");
+    expect(languageForPath("README.md")).toBeNull();
+    expect(languageForPath("Makefile")).toBeNull();
+    expect(languageForShebang("#!/usr/bin/env python3.12\nprint()")).toBe("python");
+    expect(languageForShebang("#!/usr/local/bin/node\n")).toBe("javascript");
+    expect(languageForShebang("#!/bin/sh\n")).toBeNull();
+    expect(languageForShebang("print()")).toBeNull();
+  });
+
+  it("gives each extension to one language", () => {
+    const extensions = Object.values(table.languages).flatMap((row) => row.extensions);
+    expect(new Set(extensions).size).toBe(extensions.length);
+    for (const ext of extensions) expect(ext).toMatch(/^\.[a-z0-9+]+$/);
+  });
+});
