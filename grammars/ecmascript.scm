@@ -4,13 +4,13 @@
 ; Test suites and tests written as calls: describe/it/test with .only, .skip, .each(table)...
 ; The title is the first argument; the position reported is the call's (@anchor).
 ((call_expression
-   function: (_) @anchor
+   function: [(identifier) (member_expression) (call_expression)] @anchor
    arguments: (arguments . [(string) (template_string)] @name)) @definition.suite
  (#match? @anchor "^(describe|context|suite|fdescribe|xdescribe|test\\.describe)(\\.(only|skip|todo|each|concurrent|sequential|shuffle|serial|parallel|fixme|skipIf|runIf))*(\\([\\s\\S]*\\))?$")
  (#set! separator " > "))
 
 ((call_expression
-   function: (_) @anchor
+   function: [(identifier) (member_expression) (call_expression)] @anchor
    arguments: (arguments . [(string) (template_string)] @name)) @definition.test
  (#match? @anchor "^(it|test|specify|fit|xit|xtest)(\\.(only|skip|todo|each|concurrent|sequential|failing|fails|fixme|slow|skipIf|runIf))*(\\([\\s\\S]*\\))?$")
  (#set! separator " > "))
@@ -26,10 +26,21 @@
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 (variable_declarator name: (identifier) @name value: (class)) @definition.class
 
-; exports.f = function () {} ; Foo.prototype.bar = () => {}
+; Foo.prototype.bar = function () {}: a method of Foo
 (assignment_expression
-  left: (member_expression property: (property_identifier) @name)
-  right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+  left: (member_expression
+    object: (member_expression
+      object: (identifier) @qualifier
+      property: (property_identifier) @_prototype)
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]
+  (#eq? @_prototype "prototype")) @definition.method
+
+; exports.f = function () {} (but module.exports = function () {} names nothing)
+((assignment_expression
+   left: (member_expression property: (property_identifier) @name) @_target
+   right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+ (#not-eq? @_target "module.exports"))
 
 ; { key: () => {} } in object literals
 (pair

@@ -115,6 +115,16 @@ describe("file selection", () => {
     expect(await ids(["src"])).toEqual(["src/a.py"]);
   });
 
+  it("reports a file that is not text once, if it names a known project", async () => {
+    write("walk/bin/blob.py", Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from("# speky:w#B1 speky:w#B2 speky:zz#Z\n")]));
+    write("walk/bin/other.py", Buffer.concat([Buffer.from([0]), Buffer.from("# speky:zz#Z\n")]));
+    const result = await scan([{ project: "w", root: base, patterns: ["bin/*"] }]);
+    expect(result.references).toEqual([]);
+    expect(result.diagnostics).toEqual([
+      { file: "bin/blob.py", line: 0, column: 0, severity: "warning", message: MESSAGES.notText },
+    ]);
+  });
+
   it("reports tags in a file no grammar handles", async () => {
     const result = await scan([{ project: "w", root: base, patterns: ["src/*.md"] }]);
     expect(result.references).toEqual([]);
@@ -174,7 +184,7 @@ describe("scanText", () => {
   });
 
   it("warns about a marker without a tag in a comment, not in code", async () => {
-    const result = await scanText("a.py", "python", '# speky: nothing\nMARKER = "speky:"\n');
+    const result = await scanText("a.py", "python", '# speky: nothing\nMARKER = "speky:"\n# speky://uri speky:<project>#<ID>\n');
     expect(result.tags).toEqual([]);
     expect(result.diagnostics).toEqual([{ line: 1, column: 3, message: MESSAGES.malformed }]);
   });

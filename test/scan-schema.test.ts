@@ -22,7 +22,8 @@ describe("scan output schema", () => {
     ]);
     const output = JSON.parse(JSON.stringify(scanOutput(result)));
     expect(output.references.length).toBeGreaterThan(100);
-    expect(output.references.every((r: { url?: string }) => r.url?.startsWith("https://example.invalid/org/repo/blob/main/fixtures/scan/"))).toBe(true);
+    const links = "https://example.invalid/org/repo/blob/main/fixtures/scan/";
+    expect(output.references.every((r: { url?: string }) => r.url?.startsWith(links))).toBe(true);
     expect(output.diagnostics.length).toBeGreaterThan(0);
     expect(validate(output), JSON.stringify(validate.errors)).toBe(true);
   });
@@ -30,7 +31,9 @@ describe("scan output schema", () => {
   it("rejects a reference without its symbol field", () => {
     const bad = {
       version: 1,
-      references: [{ project: "fx", id: "A", file: "a.py", line: 1, column: 1, tag_line: 1, tag_column: 1, kind: null, is_test: false, language: "python" }],
+      references: [
+        { project: "fx", id: "A", file: "a.py", line: 1, column: 1, tag_line: 1, tag_column: 1 },
+      ].map((r) => ({ ...r, kind: null, is_test: false, language: "python" })),
       diagnostics: [],
       stats: { files: 1, files_with_tags: 1, tags: 1, ms: 0 },
     };

@@ -21,6 +21,7 @@ interface Answer {
 /** One JSON-RPC line out, the answer with the same id back. */
 class RawClient {
   private buffer = "";
+  private scanned = 0;
   private pending = new Map<number, (answer: Answer) => void>();
   private nextId = 1;
 
@@ -28,11 +29,13 @@ class RawClient {
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => {
       this.buffer += chunk;
-      for (let nl = this.buffer.indexOf("\n"); nl !== -1; nl = this.buffer.indexOf("\n")) {
+      // Look for the newline in the new text only: answers can be megabytes long.
+      for (let nl = this.buffer.indexOf("\n", this.scanned); nl !== -1; nl = this.buffer.indexOf("\n")) {
         const answer = JSON.parse(this.buffer.slice(0, nl)) as Answer;
         this.buffer = this.buffer.slice(nl + 1);
         if (typeof answer.id === "number") this.pending.get(answer.id)?.(answer);
       }
+      this.scanned = this.buffer.length;
     });
   }
 

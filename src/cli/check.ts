@@ -45,7 +45,7 @@ export async function runCheck(argv: readonly string[], cwd = process.cwd()): Pr
 
   const { model, diagnostics } = await loadModel(specPaths, { cwd, csvs: listOption(args, "csv"), onlyFiles });
   const findings: Diagnostic[] = model ? modelProblems(model, diagnostics) : [...diagnostics].sort(compareDiagnostics);
-  const files = model ? model.specs.files.length + (model.scanStats?.files ?? 0) : 0;
+  const files = model ? model.specs.files.length + (model.scanStats?.files ?? 0) : null;
   const summary = summarize(findings, files);
   const failed = summary.errors > 0 || (flag(args, "strict") && summary.warnings > 0);
   return { output: renderReport(format, findings, summary), exitCode: failed ? 1 : 0 };

@@ -7,10 +7,11 @@ export const REPORT_FORMATS: readonly ReportFormat[] = ["text", "json", "github"
 export interface Summary {
   errors: number;
   warnings: number;
-  files: number;
+  /** Files checked; null when the specs could not be loaded, so nothing was counted. */
+  files: number | null;
 }
 
-export function summarize(findings: readonly Diagnostic[], files: number): Summary {
+export function summarize(findings: readonly Diagnostic[], files: number | null): Summary {
   const errors = findings.filter((f) => f.severity === "error").length;
   return { errors, warnings: findings.length - errors, files };
 }
@@ -18,7 +19,8 @@ export function summarize(findings: readonly Diagnostic[], files: number): Summa
 const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 
 export function summaryLine(s: Summary): string {
-  return `${plural(s.errors, "error")}, ${plural(s.warnings, "warning")} in ${plural(s.files, "file")}`;
+  const counts = `${plural(s.errors, "error")}, ${plural(s.warnings, "warning")}`;
+  return s.files === null ? counts : `${counts} in ${plural(s.files, "file")}`;
 }
 
 // GitHub workflow commands: data escapes %, CR, LF; properties also escape ':' and ','.

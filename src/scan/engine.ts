@@ -89,20 +89,28 @@ function symbolTag(tag: TagText, written: Position, definition: Definition, ctx:
   };
 }
 
+/** A tag located where it is written, documenting no definition. */
+export function freeTag(tag: TagText, written: Position, reference: boolean, warning: string | null): RawTag {
+  const { line, column } = written;
+  const unresolved = { symbol: null, kind: null, is_test: false };
+  return { line, column, tag_line: line, tag_column: column, ...tag, ...unresolved, reference, warning };
+}
+
+function codeWarning(where: Place): string {
+  if (where.parseError) return MESSAGES.parseErrorCode;
+  return where.kind === "string" ? MESSAGES.inString : MESSAGES.inCode;
+}
+
 /** What one well-formed tag becomes, from where it is written. */
 function classify(tag: TagText, written: Position, where: Place, ctx: ResolveContext, file: string): RawTag {
-  const free = { ...written, tag_line: written.line, tag_column: written.column, ...tag, symbol: null, kind: null, is_test: false };
-  if (!where.holder) {
-    const warning = where.parseError ? MESSAGES.parseErrorCode : where.kind === "string" ? MESSAGES.inString : MESSAGES.inCode;
-    return { ...free, reference: false, warning };
-  }
+  if (!where.holder) return freeTag(tag, written, false, codeWarning(where));
   const resolved =
     where.kind === "docstring"
       ? { definition: resolveDocstring(where.holder, ctx.index), parseError: false }
       : resolveComment(where.holder, ctx);
-  if (where.parseError || resolved.parseError) return { ...free, reference: true, warning: MESSAGES.parseErrorComment };
+  if (where.parseError || resolved.parseError) return freeTag(tag, written, true, MESSAGES.parseErrorComment);
   if (resolved.definition) return symbolTag(tag, written, resolved.definition, ctx, file);
-  return { ...free, reference: true, warning: null };
+  return freeTag(tag, written, true, null);
 }
 
 function parse(lang: LoadedLanguage, text: string): Tree {

@@ -1,8 +1,8 @@
 // One file's bytes → its tags. Pure and serialisable (plain data in and out), so a worker
 // pool or a cache can wrap it.
 import { languageForPath, languageForShebang } from "./languages.js";
-import { MESSAGES, scanText, type RawDiagnostic, type RawTag } from "./engine.js";
-import { markerIndexes, tagAt, TextPositions } from "./text.js";
+import { freeTag, MESSAGES, scanText, type RawDiagnostic, type RawTag } from "./engine.js";
+import { MARKER, markerIndexes, tagAt, TextPositions } from "./text.js";
 
 export interface FileResult {
   /** null when no grammar handles the file (or it isn't text). */
@@ -11,7 +11,7 @@ export interface FileResult {
   diagnostics: RawDiagnostic[];
 }
 
-const MARKER_BYTES = Buffer.from("speky:");
+const MARKER_BYTES = Buffer.from(MARKER);
 const SNIFF_BYTES = 8192;
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
@@ -31,8 +31,7 @@ function unscanned(text: string, warning: string, atFileLevel: boolean): RawTag[
   for (const at of markerIndexes(text)) {
     const tag = tagAt(text, at);
     if (!tag) continue;
-    const pos = positions ? positions.at(at) : { line: 0, column: 0 };
-    tags.push({ ...pos, tag_line: pos.line, tag_column: pos.column, ...tag, symbol: null, kind: null, is_test: false, reference: false, warning });
+    tags.push(freeTag(tag, positions ? positions.at(at) : { line: 0, column: 0 }, false, warning));
   }
   return tags;
 }

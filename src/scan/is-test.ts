@@ -25,9 +25,8 @@ function hasTestAttribute(definition: Definition, index: DefinitionIndex, lang: 
 function isTestClass(definition: Definition, lang: LoadedLanguage): boolean {
   const { class: className, base } = lang.test;
   if (definition.kind !== "class") return false;
-  return (
-    (className?.test(nameText(definition.name)) ?? false) || (base ? definition.bases.some((b) => base.test(b)) : false)
-  );
+  if (className?.test(nameText(definition.name))) return true;
+  return base !== undefined && definition.bases.some((b) => base.test(b));
 }
 
 // speky:speky-ts#SCAN-ISTEST
@@ -51,8 +50,8 @@ export function isTest(
   if (definition.kind === "class") return isTestClass(definition, lang);
   const scope = scopes.at(-1);
   if (scope?.kind === "class") {
-    return (definition.kind === "method" || definition.kind === "function") &&
-      (rule.method?.test(name) ?? false) && isTestClass(scope, lang);
+    const callable = definition.kind === "method" || definition.kind === "function";
+    return callable && (rule.method?.test(name) ?? false) && isTestClass(scope, lang);
   }
   return definition.kind === "function" && (rule.function?.test(name) ?? false);
 }

@@ -36,11 +36,13 @@ function nearestDefinitionAncestor(node: Node, index: DefinitionIndex): Definiti
 
 /**
  * A comment inside a definition's header, before its name (between decorators, among
- * Java modifiers, after `template <...>`), documents that definition.
+ * Java modifiers, after `template <...>`), documents that definition, blank lines allowing.
  */
-function headerDefinition(comment: Node, index: DefinitionIndex): Definition | null {
-  const enclosing = nearestDefinitionAncestor(comment, index);
-  return enclosing && comment.endIndex <= enclosing.name.startIndex ? enclosing : null;
+function headerDefinition(comment: Node, ctx: ResolveContext): Resolution | null {
+  const enclosing = nearestDefinitionAncestor(comment, ctx.index);
+  if (!enclosing || comment.endIndex > enclosing.name.startIndex) return null;
+  const adjacent = !hasBlankLine(ctx.text.slice(comment.endIndex, enclosing.name.startIndex));
+  return { definition: adjacent ? enclosing : null, parseError: false };
 }
 
 export function anchorNode(definition: Definition): Node {
@@ -56,8 +58,8 @@ export function anchorNode(definition: Definition): Node {
  */
 export function resolveComment(comment: Node, ctx: ResolveContext): Resolution {
   const { lang, index, text, positions } = ctx;
-  const header = headerDefinition(comment, index);
-  if (header) return { definition: header, parseError: false };
+  const header = headerDefinition(comment, ctx);
+  if (header) return header;
   // A comment after code on its line belongs to that code.
   if (positions.linePrefix(comment.startIndex).trim() !== "") return FREE;
   let current: Node = comment;

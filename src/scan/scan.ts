@@ -49,14 +49,19 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
 
 type Outcome = { result: FileResult } | { error: string };
 
+/** A file that can't be read or scanned is a warning, not the end of the scan. */
 async function scanJob(job: FileJob): Promise<Outcome> {
   let buffer: Buffer;
   try {
     buffer = await readFile(job.absPath);
   } catch (err) {
-    return { error: (err as NodeJS.ErrnoException).code ?? String(err) };
+    return { error: `cannot read file: ${(err as NodeJS.ErrnoException).code ?? String(err)}` };
   }
-  return { result: await scanFileBuffer(job.absPath, buffer) };
+  try {
+    return { result: await scanFileBuffer(job.absPath, buffer) };
+  } catch (err) {
+    return { error: `cannot scan file: ${err instanceof Error ? err.message : String(err)}` };
+  }
 }
 
 class Collector {
@@ -69,7 +74,9 @@ class Collector {
   private readonly known: Set<string>;
 
   constructor(targets: ScanTarget[], knownProjects: Iterable<string> | undefined) {
-    for (const t of targets) if (!this.byProject.has(t.project.toLowerCase())) this.byProject.set(t.project.toLowerCase(), t);
+    for (const t of targets) {
+      if (!this.byProject.has(t.project.toLowerCase())) this.byProject.set(t.project.toLowerCase(), t);
+    }
     this.known = new Set([...(knownProjects ?? targets.map((t) => t.project))].map((p) => p.toLowerCase()));
   }
 
@@ -77,7 +84,7 @@ class Collector {
     this.files++;
     const fallback = job.targets[0];
     if ("error" in outcome) {
-      this.warn(displayPath(fallback, job.absPath), 0, 0, `cannot read file: ${outcome.error}`);
+      this.warn(displayPath(fallback, job.absPath), 0, 0, outcome.error);
       return;
     }
     const { result } = outcome;
@@ -120,9 +127,8 @@ class Collector {
   }
 
   result(started: number): ScanResult {
-    const references = dedupe(this.references.sort(compareReferences));
     return {
-      references,
+      references: this.references.sort(compareReferences),
       diagnostics: dedupe(this.diagnostics.sort(compareDiagnostics)),
       stats: {
         files: this.files,
@@ -140,20 +146,15 @@ function compareReferences(a: CodeReference, b: CodeReference): number {
     a.line - b.line ||
     compareStrings(a.id, b.id) ||
     a.column - b.column ||
-    compareStrings(a.project, b.project) ||
-    compareStrings(a.symbol ?? "", b.symbol ?? "")
+    a.tag_line - b.tag_line ||
+    a.tag_column - b.tag_column ||
+    compareStrings(a.project, b.project)
   );
 }
 
-/** Drops exact repeats (the same tag twice above one definition): they say nothing more. */
-function dedupe<T>(sorted: T[]): T[] {
-  let previous = "";
-  return sorted.filter((item) => {
-    const key = JSON.stringify(item);
-    const keep = key !== previous;
-    previous = key;
-    return keep;
-  });
+/** Drops repeats (every tag of an unreadable binary file gets the same file-level warning). */
+function dedupe(sorted: Diagnostic[]): Diagnostic[] {
+  return sorted.filter((d, i) => i === 0 || compareDiagnostics(d, sorted[i - 1]) !== 0);
 }
 
 async function collect(jobs: FileJob[], targets: ScanTarget[], options: ScanOptions): Promise<Collector> {

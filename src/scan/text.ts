@@ -17,11 +17,15 @@ export function tagAt(text: string, index: number): TagText | null {
   return m ? { project: m[1], id: m[2] } : null;
 }
 
-/** Where MARKER occurs, except in URIs of its scheme (MARKER followed by //): no tag attempts. */
+/**
+ * Where MARKER occurs, except where no tag is attempted: URIs of its scheme (MARKER then
+ * `//`) and the notation of tags in documentation (MARKER then `<project>`).
+ */
 export function markerIndexes(text: string): number[] {
   const found: number[] = [];
   for (let i = text.indexOf(MARKER); i >= 0; i = text.indexOf(MARKER, i + MARKER.length)) {
-    if (!text.startsWith("//", i + MARKER.length)) found.push(i);
+    const after = i + MARKER.length;
+    if (!text.startsWith("//", after) && !text.startsWith("<", after)) found.push(i);
   }
   return found;
 }

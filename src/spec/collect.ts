@@ -1,6 +1,6 @@
 // What file readers add to as they go: the items, comments and ID references of everything
 // loaded so far, checked together once every file is read (validate.ts).
-import type { Pos, SMap, SSeq } from "./node.js";
+import { entryOf, type Pos, type SMap } from "./node.js";
 import type { FileReport } from "./report.js";
 import type { Comment, Item, SourceLocation } from "./types.js";
 
@@ -30,18 +30,13 @@ export function locate(ctx: FileContext, at: Pos): SourceLocation {
   return { file: ctx.file, line: at.line, column: at.column };
 }
 
-/** Records the IDs a list field names (those that are strings; others were reported). */
-export function collectReferences(
-  ctx: FileContext,
-  map: SMap,
-  field: Reference["field"],
-  from: Reference["from"],
-): void {
-  const node = map.entries.get(field)?.value;
-  const ids = node?.type === "seq" ? node.items : node ? [node] : [];
-  for (const id of ids as SSeq["items"]) {
+/** Records the IDs a list of IDs names (those that are strings; others were reported). */
+export function collectReferences(ctx: FileContext, map: SMap, field: "ref" | "prereq", from: Reference["from"]): void {
+  const list = entryOf(map, field)?.value;
+  if (list?.type !== "seq") return;
+  for (const id of list.items) {
     if (id.type === "scalar" && id.tag === "str") {
-      ctx.out.references.push({ field, id: id.value as string, from, ...locate(ctx, id) });
+      ctx.out.references.push({ field, id: id.value as string, from, file: ctx.file, line: id.line, column: id.column });
     }
   }
 }

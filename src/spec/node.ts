@@ -33,15 +33,19 @@ export interface SEntry extends Pos {
 
 export interface SMap extends Pos {
   type: "map";
-  entries: Map<string, SEntry>;
+  /** In order, keys unique. An array: maps here are small and many, and Maps cost more. */
+  entries: SEntry[];
 }
 
 export type SNode = SScalar | SSeq | SMap;
 
-export function scalar(tag: ScalarTag, value: unknown, at: Pos, raw?: string): SScalar {
-  const node: SScalar = { type: "scalar", tag, value, line: at.line, column: at.column };
-  if (raw !== undefined) node.raw = raw;
-  return node;
+export function scalar(tag: ScalarTag, value: unknown, line: number, column: number, raw?: string): SScalar {
+  return { type: "scalar", tag, value, line, column, raw };
+}
+
+export function entryOf(map: SMap, key: string): SEntry | undefined {
+  for (const entry of map.entries) if (entry.key === key) return entry;
+  return undefined;
 }
 
 export function isNull(node: SNode): boolean {

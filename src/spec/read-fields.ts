@@ -2,7 +2,7 @@
 // message for each missing, mistyped or unknown field. Every field is checked, so one run
 // reports every problem of the mapping.
 import { DATE_PATTERN, type FieldSpec, type ObjectSpec } from "./fields.js";
-import { describe, quoteHint, type SMap, type SNode } from "./node.js";
+import { describe, entryOf, isNull, quoteHint, type SMap, type SNode, type SScalar } from "./node.js";
 import type { FileReport } from "./report.js";
 
 /** Field values by name; absent, null-valued and invalid fields are left out. */
@@ -10,70 +10,80 @@ export type Fields = Record<string, unknown>;
 
 export function readFields(map: SMap, spec: ObjectSpec, label: string, report: FileReport): Fields {
   const values: Fields = {};
-  for (const [name, field] of Object.entries(spec.fields)) {
-    if (field.type === "kind") continue;
-    const entry = map.entries.get(name);
-    if (!entry || (!field.required && isEmpty(entry.value))) {
+  for (const [name, field] of fieldList(spec)) {
+    const entry = entryOf(map, name);
+    if (!entry || (!field.required && isNull(entry.value))) {
       if (field.required && !entry) report.error(map, `${label}: missing required field '${name}'`);
       continue;
     }
-    const value = readField(entry.value, field, `${label}: '${name}'`, report);
+    const value = readField(entry.value, field, label, name, report);
     if (value !== undefined) values[name] = value;
   }
-  for (const [key, entry] of map.entries) {
-    if (!(key in spec.fields)) report.warning(entry, `${label}: unknown field '${key}' (ignored)`);
+  for (const entry of map.entries) {
+    if (!(entry.key in spec.fields)) report.warning(entry, `${label}: unknown field '${entry.key}' (ignored)`);
   }
   return values;
 }
 
-function isEmpty(node: SNode): boolean {
-  return node.type === "scalar" && node.tag === "null";
+const fieldLists = new WeakMap<ObjectSpec, [string, FieldSpec][]>();
+
+/** The fields to read (not `kind`, which chose the spec), listed once per spec. */
+function fieldList(spec: ObjectSpec): [string, FieldSpec][] {
+  let list = fieldLists.get(spec);
+  if (!list) {
+    list = Object.entries(spec.fields).filter(([, field]) => field.type !== "kind");
+    fieldLists.set(spec, list);
+  }
+  return list;
 }
 
-/** `what` names the field in messages, e.g. "requirement 'R1': 'tags'". */
-function readField(node: SNode, field: FieldSpec, what: string, report: FileReport): unknown {
-  const wrong = (expected: string, n: SNode = node, subject = what) => {
-    report.error(n, `${subject} must be ${expected}, got ${describe(n)}${quoteHint(n)}`);
-    return undefined;
-  };
+function wrong(report: FileReport, node: SNode, subject: string, expected: string): undefined {
+  report.error(node, `${subject} must be ${expected}, got ${describe(node)}${quoteHint(node)}`);
+  return undefined;
+}
+
+const isText = (node: SNode) => node.type === "scalar" && node.tag === "str";
+
+/** The value of field `name` of the mapping `label` names (messages are built on errors only). */
+function readField(node: SNode, field: FieldSpec, label: string, name: string, report: FileReport): unknown {
+  const what = () => `${label}: '${name}'`;
   switch (field.type) {
     case "kind":
       return undefined;
     case "string":
-      return node.type === "scalar" && node.tag === "str" ? node.value : wrong("a string");
+      return isText(node) ? (node as SScalar).value : wrong(report, node, what(), "a string");
     case "date": {
-      if (node.type !== "scalar" || node.tag !== "str") return wrong("a date written dd/mm/yyyy");
-      const problem = dateProblem(node.value as string);
-      if (problem) report.error(node, `${what} ${problem}`);
-      return problem ? undefined : node.value;
+      if (!isText(node)) return wrong(report, node, what(), "a date written dd/mm/yyyy");
+      const problem = dateProblem((node as SScalar).value as string);
+      if (problem) report.error(node, `${what()} ${problem}`);
+      return problem ? undefined : (node as SScalar).value;
     }
     case "boolean":
-      return readBoolean(node, what, report);
+      return readBoolean(node, what(), report);
     case "strings": {
-      if (node.type !== "seq") return wrong("a list of strings");
-      const items: string[] = [];
-      node.items.forEach((item, i) => {
-        if (item.type === "scalar" && item.tag === "str") items.push(item.value as string);
-        else wrong("a string", item, `${what} item ${i + 1}`);
-      });
-      if (field.minItems && node.items.length < field.minItems) report.error(node, `${what} must not be empty`);
-      return items.length === node.items.length ? items : undefined;
+      if (node.type !== "seq") return wrong(report, node, what(), "a list of strings");
+      let valid = true;
+      for (let i = 0; i < node.items.length; i++) {
+        const item = node.items[i];
+        if (!isText(item)) valid = wrong(report, item, `${what()} item ${i + 1}`, "a string") ?? false;
+      }
+      if (field.minItems && node.items.length < field.minItems) report.error(node, `${what()} must not be empty`);
+      return valid ? node.items.map((item) => (item as SScalar).value as string) : undefined;
     }
     case "properties": {
-      if (node.type !== "map") return wrong("a mapping of names to strings or integers");
+      if (node.type !== "map") return wrong(report, node, what(), "a mapping of names to strings or integers");
       const properties: Record<string, string | number> = {};
       let valid = true;
-      for (const [key, entry] of node.entries) {
-        const v = entry.value;
+      for (const { key, value: v } of node.entries) {
         if (v.type === "scalar" && (v.tag === "str" || v.tag === "int")) properties[key] = v.value as string | number;
-        else valid = wrong("a string or an integer", v, `${what}: property '${key}'`) ?? false;
+        else valid = wrong(report, v, `${what()}: property '${key}'`, "a string or an integer") ?? false;
       }
       return valid ? properties : undefined;
     }
     case "object":
-      return node.type === "map" ? node : wrong("a mapping");
+      return node.type === "map" ? node : wrong(report, node, what(), "a mapping");
     case "objects":
-      return node.type === "seq" ? node : wrong(`a list of ${field.of.name}s`);
+      return node.type === "seq" ? node : wrong(report, node, what(), `a list of ${field.of.name}s`);
   }
 }
 

@@ -1,7 +1,7 @@
 // TOML text to a positioned tree: smol-toml for the values (and syntax errors), the position
 // walker for where each value was written.
 import { parse, TomlError } from "smol-toml";
-import { scalar, type Pos, type SNode } from "./node.js";
+import { scalar, type Pos, type SEntry, type SNode } from "./node.js";
 import type { FileReport } from "./report.js";
 import { locateToml, PATH_SEP, type TomlSpot } from "./toml-positions.js";
 
@@ -36,19 +36,19 @@ class TomlConverter {
     if (Array.isArray(value)) {
       return { type: "seq", items: value.map((v, i) => this.child(v, path, String(i), at).value), ...at };
     }
-    if (value instanceof Date) return scalar("timestamp", value, at);
+    if (value instanceof Date) return scalar("timestamp", value, at.line, at.column);
     if (typeof value === "object" && value !== null) {
-      const entries = new Map();
+      const entries: SEntry[] = [];
       for (const [key, v] of Object.entries(value)) {
         const { keyAt, value: child } = this.child(v, path, key, at);
-        entries.set(key, { key, value: child, ...keyAt });
+        entries.push({ key, value: child, ...keyAt });
       }
       return { type: "map", entries, ...at };
     }
-    if (typeof value === "string") return scalar("str", value, at);
-    if (typeof value === "boolean") return scalar("bool", value, at);
+    if (typeof value === "string") return scalar("str", value, at.line, at.column);
+    if (typeof value === "boolean") return scalar("bool", value, at.line, at.column);
     const float = this.spots.get(path)?.float || !Number.isInteger(value);
-    return scalar(float ? "float" : "int", value, at);
+    return scalar(float ? "float" : "int", value, at.line, at.column);
   }
 
   private child(value: unknown, parent: string, key: string, parentAt: Pos) {

@@ -5,8 +5,8 @@
 // gives up and the caller falls back to the full parser, which also reports syntax errors:
 // giving up is always safe, guessing never is. test/spec-yaml-fast.test.ts checks it against
 // the full parser on generated documents.
-import { scalar, type Pos, type SMap, type SNode, type SSeq } from "./node.js";
-import { resolvePlain, unescapeDoubleQuoted } from "./yaml-scalars.js";
+import { entryOf, scalar, type SMap, type SNode, type SSeq } from "./node.js";
+import { plainScalar, plainTag, unescapeDoubleQuoted } from "./yaml-scalars.js";
 
 class NotSimple extends Error {}
 const NOT_SIMPLE = new NotSimple();
@@ -16,8 +16,6 @@ function giveUp(): never {
 
 /** Characters, any one of which sends the whole file to the full parser. */
 const UNSUPPORTED_CHARS = /[\t\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029\ufeff]|\r(?!\n)/;
-/** A plain `key:` at the current position: simple keys only; anything else gives up. */
-const KEY = /([A-Za-z0-9_][A-Za-z0-9_./ -]*?):(?: +|$)/y;
 /** Characters that cannot start a plain scalar here (YAML indicators). */
 const INDICATORS = new Set("&*!%@`,[]{}#|>'\"?:");
 const AFTER_QUOTE = /^(?: +(?:#.*)?)?$/;
@@ -47,7 +45,7 @@ class SimpleYaml {
   private i = 0;
 
   constructor(text: string) {
-    this.lines = text.split(/\r?\n/);
+    this.lines = text.includes("\r") ? text.split(/\r?\n/) : text.split("\n");
     this.endsWithBreak = text.endsWith("\n");
     // Text ending with a line break does not start another line.
     if (this.lines.length > 1 && this.lines[this.lines.length - 1] === "") this.lines.pop();
@@ -92,13 +90,11 @@ class SimpleYaml {
   private block(col: number): SNode {
     const line = this.lines[this.i];
     if (isSeqEntry(line, col)) return this.seq(col, false);
-    KEY.lastIndex = col;
-    if (KEY.test(line)) return this.map(col);
-    return giveUp();
+    return keyEnd(line, col) >= 0 ? this.map(col) : giveUp();
   }
 
   private map(col: number): SMap {
-    const node: SMap = { type: "map", entries: new Map(), line: this.i + 1, column: col + 1 };
+    const node: SMap = { type: "map", entries: [], line: this.i + 1, column: col + 1 };
     for (let first = true; ; first = false) {
       if (!first) {
         const i = this.nextContent(this.i);
@@ -109,14 +105,13 @@ class SimpleYaml {
         this.i = i;
       }
       const line = this.lines[this.i];
-      KEY.lastIndex = col;
-      const m = KEY.exec(line);
-      if (!m) giveUp();
-      const key = m[1];
-      if (key.endsWith(" ") || node.entries.has(key) || resolvePlain(key).tag !== "str") giveUp();
-      const at: Pos = { line: this.i + 1, column: col + 1 };
-      const value = this.value(col + m[0].length, col, true) ?? scalar("null", null, at, "");
-      node.entries.set(key, { key, value, line: at.line, column: at.column });
+      const end = keyEnd(line, col);
+      if (end < 0) giveUp();
+      const key = line.slice(col, end);
+      if (key.endsWith(" ") || entryOf(node, key) !== undefined || plainTag(key) !== "str") giveUp();
+      const keyLine = this.i + 1;
+      const value = this.value(skipSpaces(line, end + 1), col, true) ?? scalar("null", null, keyLine, col + 1, "");
+      node.entries.push({ key, value, line: keyLine, column: col + 1 });
     }
     return node;
   }
@@ -139,8 +134,7 @@ class SimpleYaml {
       // Empty entries and nested compact sequences are rare: leave them to the full parser.
       if (c >= line.length || line[c] === "#" || isSeqEntry(line, c)) giveUp();
       this.i = i;
-      KEY.lastIndex = c;
-      const item = KEY.test(line) ? this.map(c) : this.value(c, col, false);
+      const item = keyEnd(line, c) >= 0 ? this.map(c) : this.value(c, col, false);
       node.items.push(item ?? giveUp());
     }
     return node;
@@ -155,7 +149,6 @@ class SimpleYaml {
     const li = this.i;
     const line = this.lines[li];
     const c = line[col];
-    const at: Pos = { line: li + 1, column: col + 1 };
     if (c === undefined || c === "#") {
       const j = this.nextContent(li + 1);
       if (j < this.n) {
@@ -172,21 +165,21 @@ class SimpleYaml {
       this.i = li + 1;
       return null;
     }
-    if (c === "|" || c === ">") return this.blockScalar(col, parentIndent, at);
+    if (c === "|" || c === ">") return this.blockScalar(col, parentIndent);
     this.i = li + 1;
-    if (c === "[") return this.flowSeq(line, col, at);
-    if (c === "{") return EMPTY_FLOW_MAP.test(line.slice(col)) ? emptyMap(at) : giveUp();
+    if (c === "[") return this.flowSeq(line, li + 1, col);
+    if (c === "{") return EMPTY_FLOW_MAP.test(line.slice(col)) ? emptyMap(li + 1, col + 1) : giveUp();
     if (c === '"' || c === "'") {
       const [value, end] = quoted(line, col);
       if (!AFTER_QUOTE.test(line.slice(end))) giveUp();
-      return scalar("str", value, at);
+      return scalar("str", value, li + 1, col + 1);
     }
     if (INDICATORS.has(c) || isSeqEntry(line, col)) giveUp();
-    return this.plain(line, col, parentIndent, at);
+    return this.plain(line, li + 1, col, parentIndent);
   }
 
   /** A plain scalar, folding continuation lines indented deeper than parentIndent. */
-  private plain(line: string, col: number, parentIndent: number, at: Pos): SNode {
+  private plain(line: string, ln: number, col: number, parentIndent: number): SNode {
     const end = plainEnd(line, col);
     let text = line.slice(col, end).trimEnd();
     if (end === line.length) {
@@ -206,11 +199,11 @@ class SimpleYaml {
         this.i = j + 1;
       }
     }
-    const { tag, value } = resolvePlain(text);
-    return scalar(tag, value, at, tag === "str" ? undefined : text);
+    return plainScalar(text, ln, col + 1);
   }
 
-  private blockScalar(col: number, parentIndent: number, at: Pos): SNode {
+  private blockScalar(col: number, parentIndent: number): SNode {
+    const ln = this.i + 1;
     const header = this.lines[this.i].slice(col);
     if (!BLOCK_HEADER.test(header)) giveUp();
     const folded = header[0] === ">";
@@ -249,20 +242,19 @@ class SimpleYaml {
     // Like the `yaml` package, count a break after every line, even an unterminated last one.
     if (chomp === "+") text += "\n".repeat(1 + body.length - content.length);
     else if (chomp === "") text += "\n";
-    return scalar("str", text, at);
+    return scalar("str", text, ln, col + 1);
   }
 
-  private flowSeq(line: string, col: number, at: Pos): SSeq {
-    const node: SSeq = { type: "seq", items: [], line: at.line, column: at.column };
+  private flowSeq(line: string, ln: number, col: number): SSeq {
+    const node: SSeq = { type: "seq", items: [], line: ln, column: col + 1 };
     let i = skipSpaces(line, col + 1);
     if (line[i] !== "]") {
       for (;;) {
         const start = i;
         const c = line[i];
-        const itemAt = { line: at.line, column: start + 1 };
         if (c === '"' || c === "'") {
           const [value, end] = quoted(line, start);
-          node.items.push(scalar("str", value, itemAt));
+          node.items.push(scalar("str", value, ln, start + 1));
           i = skipSpaces(line, end);
         } else {
           while (i < line.length && line[i] !== "," && line[i] !== "]") i++;
@@ -275,8 +267,7 @@ class SimpleYaml {
           ) {
             giveUp();
           }
-          const { tag, value } = resolvePlain(text);
-          node.items.push(scalar(tag, value, itemAt, tag === "str" ? undefined : text));
+          node.items.push(plainScalar(text, ln, start + 1));
         }
         if (line[i] === "]") break;
         if (line[i] !== ",") giveUp();
@@ -295,6 +286,26 @@ function indentOf(line: string): number {
   return k;
 }
 
+/**
+ * Where the `:` of a simple `key:` starting at col is (followed by a space or the line's end);
+ * -1 when col starts no simple key.
+ */
+function keyEnd(line: string, col: number): number {
+  if (!isKeyChar(line.charCodeAt(col), true)) return -1;
+  for (let i = col + 1; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 58) return i + 1 === line.length || line.charCodeAt(i + 1) === 32 ? i : -1;
+    if (!isKeyChar(c, false)) return -1;
+  }
+  return -1;
+}
+
+/** [A-Za-z0-9_], and after the first character also space, `.`, `/` and `-`. */
+function isKeyChar(c: number, first: boolean): boolean {
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95) return true;
+  return !first && (c === 32 || c === 45 || c === 46 || c === 47);
+}
+
 function skipSpaces(line: string, i: number): number {
   while (line[i] === " ") i++;
   return i;
@@ -304,8 +315,8 @@ function isSeqEntry(line: string, col: number): boolean {
   return line[col] === "-" && (col + 1 === line.length || line[col + 1] === " ");
 }
 
-function emptyMap(at: Pos): SMap {
-  return { type: "map", entries: new Map(), line: at.line, column: at.column };
+function emptyMap(line: number, column: number): SMap {
+  return { type: "map", entries: [], line, column };
 }
 
 /** End of a plain scalar's text on this line: the start of a comment, or the line's end. */

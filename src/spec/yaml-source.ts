@@ -13,10 +13,10 @@ import {
   type Node as YamlNode,
   type Scalar,
 } from "yaml";
-import { scalar, type Pos, type SMap, type SNode } from "./node.js";
+import { entryOf, scalar, type Pos, type SMap, type SNode } from "./node.js";
 import type { FileReport } from "./report.js";
 import { parseSimpleYaml } from "./yaml-fast.js";
-import { resolvePlain, tagName, YAML_OPTIONS } from "./yaml-scalars.js";
+import { plainScalar, tagName, YAML_OPTIONS } from "./yaml-scalars.js";
 
 // speky:speky-ts#SPEC-SAFETY
 /**
@@ -99,7 +99,7 @@ class AstConverter {
 
   /** An empty entry (`key:` or `-`) is a null at its key or list. */
   private item(node: unknown, parent: Pos): SNode {
-    return this.convert(node) ?? scalar("null", null, parent, "");
+    return this.convert(node) ?? scalar("null", null, parent.line, parent.column, "");
   }
 
   private alias(node: Alias): SNode {
@@ -117,7 +117,7 @@ class AstConverter {
   }
 
   private map(pairs: unknown[], at: Pos): SMap {
-    const result: SMap = { type: "map", entries: new Map(), ...at };
+    const result: SMap = { type: "map", entries: [], ...at };
     const merged: SMap[] = [];
     for (const pair of pairs) {
       if (!isPair(pair)) continue;
@@ -128,15 +128,19 @@ class AstConverter {
         continue;
       }
       const key = keyString(keyNode === null ? null : this.node(keyNode));
-      if (result.entries.has(key)) {
+      const entry = { key, value: this.item(pair.value, keyAt), ...keyAt };
+      // PyYAML keeps the first key's place and the last key's value.
+      const first = result.entries.findIndex((e) => e.key === key);
+      if (first < 0) result.entries.push(entry);
+      else {
         this.report.warning(keyAt, `duplicate key '${key}' (the last one wins)`);
+        result.entries[first] = entry;
       }
-      result.entries.set(key, { key, value: this.item(pair.value, keyAt), ...keyAt });
     }
     // `<<` merges: keys written in the map win, then earlier sources over later ones.
     for (const source of merged) {
-      for (const [key, entry] of source.entries) {
-        if (!result.entries.has(key)) result.entries.set(key, entry);
+      for (const entry of source.entries) {
+        if (!entryOf(result, entry.key)) result.entries.push(entry);
       }
     }
     return result;
@@ -150,11 +154,10 @@ class AstConverter {
 
   private scalar(node: Scalar, at: Pos): SNode {
     if (node.type === "PLAIN" && !node.tag) {
-      const source = String(node.source);
-      const { tag } = resolvePlain(source);
-      return scalar(tag, node.value, at, tag === "str" ? undefined : source);
+      // Typed by PyYAML's rules, not the `yaml` package's (see yaml-scalars.ts).
+      return plainScalar(String(node.source), at.line, at.column);
     }
-    return scalar(tagName(node.tag), node.value, at);
+    return scalar(tagName(node.tag), node.value, at.line, at.column);
   }
 }
 
@@ -169,5 +172,5 @@ function keyString(node: SNode | null): string {
 function toPlain(node: SNode): unknown {
   if (node.type === "scalar") return node.value;
   if (node.type === "seq") return node.items.map(toPlain);
-  return Object.fromEntries([...node.entries].map(([k, e]) => [k, toPlain(e.value)]));
+  return Object.fromEntries(node.entries.map((e) => [e.key, toPlain(e.value)]));
 }

@@ -1,0 +1,99 @@
+// Comments, from a YAML/TOML comments file (with its `default`) or from a CSV file.
+import { locate, type FileContext } from "./collect.js";
+import { parseCsv, type CsvField } from "./csv.js";
+import { COMMENT, COMMENT_REQUIRED, FILE_SPECS } from "./fields.js";
+import { describe, entryOf, type Pos, type SMap, type SNode } from "./node.js";
+import { dateProblem, readFields, truthOf, type Fields } from "./read-fields.js";
+
+const COLUMNS = Object.keys(COMMENT.fields);
+
+export function readCommentsFile(root: SMap, ctx: FileContext): void {
+  const file = readFields(root, FILE_SPECS.comments, FILE_SPECS.comments.name, ctx.report);
+  const defaultMap = file.default as SMap | undefined;
+  const defaults = defaultMap ? readFields(defaultMap, COMMENT, "default", ctx.report) : {};
+  const list = file.comments as { items: SNode[] } | undefined;
+  list?.items.forEach((node, i) => {
+    const label = `comment #${i + 1}`;
+    if (node.type !== "map") {
+      ctx.report.error(node, `${label} must be a mapping, got ${describe(node)}`);
+      return;
+    }
+    const own = readFields(node, COMMENT, label, ctx.report);
+    // Presence is judged on what was written, so that a mistyped field is not also "missing".
+    const written = (name: string) => entryOf(node, name) ?? (defaultMap && entryOf(defaultMap, name));
+    const missing = COMMENT_REQUIRED.filter((name) => !written(name));
+    for (const name of missing) {
+      ctx.report.error(node, `${label}: missing required field '${name}' (set neither here nor in 'default')`);
+    }
+    if (missing.length > 0) return;
+    addComment(ctx, { ...defaults, ...own }, node, written("about")!.value);
+  });
+}
+
+export function readCommentsCsv(text: string, ctx: FileContext): void {
+  const { rows, unterminated } = parseCsv(text);
+  if (unterminated) {
+    ctx.report.error(unterminated, `unterminated quoted field: its opening '"' is never closed`);
+    return;
+  }
+  if (rows.length === 0) {
+    ctx.report.warning(null, "empty CSV file: no header row, no comments");
+    return;
+  }
+  const [header, ...body] = rows;
+  const names = header.map((f) => f.value);
+  const missing = COLUMNS.filter((c) => !names.includes(c));
+  for (const column of missing) {
+    ctx.report.error(header[0], `missing required column '${column}' (the header names: ${names.join(", ")})`);
+  }
+  header.forEach((f) => {
+    if (!COLUMNS.includes(f.value)) ctx.report.warning(f, `unknown column '${f.value}' (ignored)`);
+  });
+  if (missing.length > 0) return;
+  for (const row of body) readCsvRow(row, header, ctx);
+}
+
+function readCsvRow(row: CsvField[], header: CsvField[], ctx: FileContext): void {
+  const counts = `this row has ${row.length} fields but the header names ${header.length}`;
+  if (row.length < header.length) {
+    ctx.report.error(row[0], counts);
+    return;
+  }
+  if (row.length > header.length) ctx.report.warning(row[header.length], `${counts}; the extra ones are ignored`);
+  // As in Python's DictReader, a column named twice takes its last value.
+  const cells = new Map<string, CsvField>();
+  header.forEach((name, i) => cells.set(name.value, row[i]));
+  const cell = (name: string) => cells.get(name)!;
+
+  const date = cell("date");
+  const problem = dateProblem(date.value);
+  if (problem) ctx.report.error(date, `'date' ${problem}`);
+  const external = cell("external");
+  let isExternal = truthOf(external.value);
+  if (isExternal === undefined) {
+    ctx.report.warning(
+      external,
+      `'external' should be true, false, 1 or 0, got '${external.value}'; read as false, as speky does`,
+    );
+    isExternal = false;
+  }
+  if (problem) return;
+  const values = { about: cell("about").value, from: cell("from").value, date: date.value, text: cell("text").value };
+  addComment(ctx, { ...values, external: isExternal }, row[0], cell("about"));
+}
+
+function addComment(ctx: FileContext, f: Fields, at: Pos, aboutAt: Pos): void {
+  // Fields with invalid values were reported and left out; the file fails, so any value will do.
+  const text = (name: string) => (f[name] as string | undefined) ?? "";
+  ctx.out.comments.push({
+    about: text("about"),
+    date: text("date"),
+    from: text("from"),
+    text: text("text"),
+    external: (f.external as boolean | undefined) ?? false,
+    loc: locate(ctx, at),
+  });
+  if (f.about !== undefined) {
+    ctx.out.references.push({ field: "about", id: f.about as string, from: "comment", ...locate(ctx, aboutAt) });
+  }
+}

@@ -1,0 +1,81 @@
+// Requirements and tests files: each entry checked against its field table and turned into
+// a Requirement or a Test. An entry with problems is still registered when it has an ID, so
+// that references to it do not add misleading "unknown ref" errors.
+import { collectReferences, locate, type FileContext } from "./collect.js";
+import { FILE_SPECS, REQUIREMENT, STEP, TEST, type ObjectSpec } from "./fields.js";
+import { describe, entryOf, stringValue, type SMap, type SNode } from "./node.js";
+import { readFields, type Fields } from "./read-fields.js";
+import type { Requirement, Step, Test } from "./types.js";
+
+/** IDs a code tag can name (speky:<project>#<ID>). */
+const TAGGABLE_ID = /^[A-Za-z0-9_-]+$/;
+
+/** The list fields' value when absent: one shared array, as loaded data is frozen anyway. */
+const NONE = Object.freeze([]) as unknown as string[];
+
+export function readItemsFile(root: SMap, kind: "requirements" | "tests", ctx: FileContext): void {
+  const spec = FILE_SPECS[kind];
+  const file = readFields(root, spec, spec.name, ctx.report);
+  const category = (file.category as string | undefined) ?? "";
+  const list = file[kind] as { items: SNode[] } | undefined;
+  const itemSpec = kind === "requirements" ? REQUIREMENT : TEST;
+  list?.items.forEach((node, i) => {
+    const entry = readEntry(node, i, itemSpec, ctx);
+    if (!entry) return;
+    const { id, map, fields: f, label } = entry;
+    const loc = locate(ctx, map);
+    const long = (f.long as string | undefined) ?? "";
+    const ref = (f.ref as string[] | undefined) ?? NONE;
+    if (kind === "requirements") {
+      const tags = (f.tags as string[] | undefined) ?? NONE;
+      const r: Requirement = { kind: "requirement", id, category, long, tags, ref, source_file: ctx.file, project: ctx.project, loc };
+      ctx.out.items.push(copyPresent(r, f, "short", "client_statement", "properties"));
+      collectReferences(ctx, map, "ref", "requirement");
+    } else {
+      const prereq = (f.prereq as string[] | undefined) ?? NONE;
+      const steps = readSteps(f.steps as { items: SNode[] } | undefined, label, ctx);
+      const t: Test = { kind: "test", id, category, long, ref, prereq, steps, source_file: ctx.file, project: ctx.project, loc };
+      ctx.out.items.push(copyPresent(t, f, "short", "initial"));
+      collectReferences(ctx, map, "ref", "test");
+      collectReferences(ctx, map, "prereq", "test");
+    }
+  });
+}
+
+/** One list entry, read when it is a mapping with an ID. */
+function readEntry(node: SNode, index: number, spec: ObjectSpec, ctx: FileContext) {
+  if (node.type !== "map") {
+    ctx.report.error(node, `${spec.name} #${index + 1} must be a mapping, got ${describe(node)}`);
+    return undefined;
+  }
+  const idNode = entryOf(node, "id")?.value;
+  const id = stringValue(idNode);
+  const label = id === undefined ? `${spec.name} #${index + 1}` : `${spec.name} '${id}'`;
+  const fields = readFields(node, spec, label, ctx.report);
+  if (id === undefined) return undefined;
+  if (!TAGGABLE_ID.test(id)) {
+    ctx.report.warning(idNode!, `${label}: this ID cannot be named in a code tag (tags accept letters, digits, '_' and '-')`);
+  }
+  return { id, map: node, fields, label };
+}
+
+function readSteps(list: { items: SNode[] } | undefined, label: string, ctx: FileContext): Step[] {
+  const steps: Step[] = [];
+  list?.items.forEach((node, i) => {
+    const where = `${label}, step ${i + 1}`;
+    if (node.type !== "map") {
+      ctx.report.error(node, `${where} must be a mapping with an 'action', got ${describe(node)}`);
+      return;
+    }
+    const s = readFields(node, STEP, where, ctx.report);
+    const step: Step = { action: (s.action as string | undefined) ?? "" };
+    steps.push(copyPresent(step, s, "run", "expected", "sample", "sample_lang"));
+  });
+  return steps;
+}
+
+/** Copies the optional fields that were given, so that absent ones stay absent (not undefined). */
+function copyPresent<T extends object>(target: T, f: Fields, ...names: string[]): T {
+  for (const name of names) if (f[name] !== undefined) (target as Fields)[name] = f[name];
+  return target;
+}

@@ -1,0 +1,71 @@
+// A manifest (`kind: project`) read into what loading it involves; load.ts carries it out.
+import fs from "node:fs";
+import path from "node:path";
+import { FILE_SPECS, SOURCE_LINKS } from "./fields.js";
+import { entryOf, type Pos, type SMap, type SNode } from "./node.js";
+import { readFields } from "./read-fields.js";
+import type { FileReport } from "./report.js";
+
+/** A string from a list (a glob, a category), and where it was written. */
+export interface Written extends Pos {
+  text: string;
+}
+
+export interface ManifestPlan {
+  /** null when invalid (reported). */
+  name: string | null;
+  /** Absolute root directory; null when it does not exist (reported). */
+  root: string | null;
+  files: Written[];
+  comments_csvs: Written[];
+  code_sources: string[];
+  coverage_categories: Written[];
+  source_links?: Pos & { url: string; branch: string };
+}
+
+/** Project names a code tag can name (speky:<project>#<ID>). */
+const TAGGABLE_NAME = /^[A-Za-z0-9_.-]+$/;
+
+export async function readManifest(root: SMap, absFile: string, report: FileReport): Promise<ManifestPlan> {
+  const spec = FILE_SPECS.project;
+  const f = readFields(root, spec, spec.name, report);
+  const name = (f.name as string | undefined) ?? null;
+  if (name !== null && !TAGGABLE_NAME.test(name)) {
+    report.warning(
+      entryOf(root, "name")!.value,
+      `project name '${name}' cannot be named in a code tag (tags accept letters, digits, '_', '.' and '-')`,
+    );
+  }
+  const plan: ManifestPlan = {
+    name,
+    root: await rootDirectory(root, absFile, f.root_directory as string | undefined, report),
+    files: patterns(root, "files", f),
+    comments_csvs: patterns(root, "comments_csvs", f),
+    code_sources: (f.code_sources as string[] | undefined) ?? [],
+    coverage_categories: patterns(root, "coverage_categories", f),
+  };
+  const links = f.source_links as SMap | undefined;
+  if (links) {
+    const l = readFields(links, SOURCE_LINKS, "source_links", report);
+    if (l.url !== undefined) {
+      const branch = (l.branch as string | undefined) ?? "auto";
+      plan.source_links = { url: l.url as string, branch, line: links.line, column: links.column };
+    }
+  }
+  return plan;
+}
+
+async function rootDirectory(map: SMap, absFile: string, written: string | undefined, report: FileReport) {
+  const dir = path.resolve(path.dirname(absFile), written ?? ".");
+  const stat = await fs.promises.stat(dir).catch(() => undefined);
+  if (stat?.isDirectory()) return dir;
+  report.error(entryOf(map, "root_directory")?.value ?? map, `root directory '${written}' not found`);
+  return null;
+}
+
+/** The strings of a valid list field, each with its position. */
+function patterns(map: SMap, field: string, values: Record<string, unknown>): Written[] {
+  if (values[field] === undefined) return [];
+  const list = entryOf(map, field)!.value as SNode & { items: SNode[] };
+  return list.items.map((item) => ({ text: (item as { value: string }).value, line: item.line, column: item.column }));
+}
