@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { copyFixture, REPO, runSpeky, SPEKY_BIN, tempDir } from "./support/process.js";
@@ -56,9 +57,15 @@ describe("speky check", () => {
     );
   });
 
-  it("prints JSON findings that match the schema's shape", () => {
+  it("prints JSON findings valid against schema/check.schema.json", () => {
     const run = runSpeky(["check", "speky.yaml", "--format=json"], path.join(REPO, "fixtures/check/tree"));
-    expect(JSON.parse(run.stdout)).toEqual({
+    const schema = JSON.parse(readFileSync(path.join(REPO, "schema/check.schema.json"), "utf8"));
+    const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
+    const report = JSON.parse(run.stdout);
+    const valid = validate(report);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+    expect(report).toEqual({
       version: 1,
       findings: [
         { file: "src/bad.py", line: 5, column: 3, severity: "error", message: "tag speky:orb#ORB-03 names an unknown ID 'ORB-03'; did you mean ORB-003?" },
