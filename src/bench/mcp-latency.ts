@@ -20,22 +20,22 @@ interface Answer {
 
 /** One JSON-RPC line out, the answer with the same id back. */
 class RawClient {
-  private buffer = "";
-  private scanned = 0;
+  // Answers can be megabytes long: keep the chunks and look for the newline in each new one only.
+  private chunks: Buffer[] = [];
   private pending = new Map<number, (answer: Answer) => void>();
   private nextId = 1;
 
   constructor(private readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      this.buffer += chunk;
-      // Look for the newline in the new text only: answers can be megabytes long.
-      for (let nl = this.buffer.indexOf("\n", this.scanned); nl !== -1; nl = this.buffer.indexOf("\n")) {
-        const answer = JSON.parse(this.buffer.slice(0, nl)) as Answer;
-        this.buffer = this.buffer.slice(nl + 1);
+    child.stdout.on("data", (chunk: Buffer) => {
+      let start = 0;
+      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+        this.chunks.push(chunk.subarray(start, nl));
+        const answer = JSON.parse(Buffer.concat(this.chunks).toString("utf8")) as Answer;
+        this.chunks = [];
         if (typeof answer.id === "number") this.pending.get(answer.id)?.(answer);
+        start = nl + 1;
       }
-      this.scanned = this.buffer.length;
+      if (start < chunk.length) this.chunks.push(chunk.subarray(start));
     });
   }
 

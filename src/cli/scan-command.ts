@@ -1,8 +1,10 @@
 // `speky scan`: the code references as JSON, for other tools. Either the code sources of
 // manifests, or (with --project) arbitrary files and folders under one project name.
 import { writeFile } from "node:fs/promises";
-import { formatDiagnostic } from "../diagnostics.js";
+import { compareDiagnostics, formatDiagnostic } from "../diagnostics.js";
 import { loadModel } from "../model/load-model.js";
+import { danglingDiagnostics } from "../model/problems.js";
+import { formatScanOutput } from "../scan/output.js";
 import { scanPaths } from "../scan/scan.js";
 import type { ScanResult } from "../scan/types.js";
 import { listOption, parseArgs, stringOption, UsageError, type OptionSpec } from "./args.js";
@@ -12,11 +14,6 @@ export const SCAN_OPTIONS: OptionSpec[] = [
   { name: "project", value: true },
   { name: "csv", short: "C", value: true, repeat: true },
 ];
-
-export function renderScan(result: ScanResult): string {
-  const { references, diagnostics, stats } = result;
-  return JSON.stringify({ version: 1, references, diagnostics, stats }, null, 2) + "\n";
-}
 
 export interface ScanOutcome {
   stdout: string;
@@ -37,13 +34,15 @@ export async function runScan(argv: readonly string[], cwd = process.cwd()): Pro
     if (!model) {
       return { stdout: "", stderr: diagnostics.map((d) => formatDiagnostic(d) + "\n").join(""), exitCode: 1 };
     }
+    // A tag naming no loaded ID stays a reference, flagged here (check fails on it).
+    const dangling = danglingDiagnostics(model).map((d) => ({ ...d, severity: "warning" as const }));
     result = {
       references: [...model.codeReferences],
-      diagnostics: [...model.scanDiagnostics],
+      diagnostics: [...model.scanDiagnostics, ...dangling].sort(compareDiagnostics),
       stats: model.scanStats ?? { files: 0, files_with_tags: 0, tags: 0, ms: 0 },
     };
   }
-  const json = renderScan(result);
+  const json = formatScanOutput(result);
   const output = stringOption(args, "output");
   if (output === undefined) return { stdout: json, stderr: "", exitCode: 0 };
   await writeFile(output, json);

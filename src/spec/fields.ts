@@ -131,7 +131,7 @@ const CATEGORY: FieldSpec = {
 export const FILE_SPECS: Record<Kind, ObjectSpec> = {
   requirements: {
     name: "requirements file",
-    description: "A speky requirements file.",
+    description: "Requirements of one category.",
     fields: {
       kind: kindField("requirements"),
       category: CATEGORY,
@@ -140,7 +140,7 @@ export const FILE_SPECS: Record<Kind, ObjectSpec> = {
   },
   tests: {
     name: "tests file",
-    description: "A speky tests file.",
+    description: "Tests of one category.",
     fields: {
       kind: kindField("tests"),
       category: CATEGORY,
@@ -149,7 +149,7 @@ export const FILE_SPECS: Record<Kind, ObjectSpec> = {
   },
   comments: {
     name: "comments file",
-    description: "A speky comments file.",
+    description: "Comments on requirements and tests.",
     fields: {
       kind: kindField("comments"),
       default: {
@@ -162,7 +162,7 @@ export const FILE_SPECS: Record<Kind, ObjectSpec> = {
   },
   project: {
     name: "project",
-    description: "A speky project manifest.",
+    description: "A project manifest: where a project's specification files, comments and code are.",
     fields: {
       kind: kindField("project"),
       name: {

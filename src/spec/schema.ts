@@ -18,7 +18,7 @@ function fileSchema(kind: Kind): JsonSchema {
   const spec = FILE_SPECS[kind];
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
-    title: spec.description,
+    title: `speky ${spec.name}`,
     ...objectSchema(spec, definitions),
     definitions,
   };
