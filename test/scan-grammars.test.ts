@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { languageForPath, languageForShebang, languageTable } from "../src/scan/languages.js";
 import { loadGrammar, querySource } from "../src/scan/runtime.js";
 
-const CAPTURES = /^(definition\.[a-z_]+|name|qualifier|anchor|base|docstring|test\.attribute|_.*)$/;
-const PROPERTIES = new Set(["separator", "qualifier_separator"]);
+const CAPTURES = /^(definition\.[a-z_]+|name|qualifier|anchor|base|docstring|decoration|comment|test\.attribute|_.*)$/;
+const PROPERTIES = new Set(["separator", "qualifier_separator", "scope"]);
 
 describe("grammars", () => {
   const table = languageTable();
@@ -33,7 +33,8 @@ describe("grammars", () => {
     expect(languageForPath("Makefile")).toBeNull();
     expect(languageForShebang("#!/usr/bin/env python3.12\nprint()")).toBe("python");
     expect(languageForShebang("#!/usr/local/bin/node\n")).toBe("javascript");
-    expect(languageForShebang("#!/bin/sh\n")).toBeNull();
+    expect(languageForShebang("#!/bin/sh\n")).toBe("bash");
+    expect(languageForShebang("#!/usr/bin/awk -f\n")).toBeNull();
     expect(languageForShebang("print()")).toBeNull();
   });
 

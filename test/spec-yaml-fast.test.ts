@@ -5,7 +5,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FileReport } from "../src/spec/report.js";
 import { parseSimpleYaml } from "../src/spec/yaml-fast.js";
-import { readYamlFully } from "../src/spec/yaml-source.js";
+import { readYamlFully } from "../src/spec/yaml-full.js";
+import { plainScalar } from "../src/spec/yaml-scalars.js";
 import type { Diagnostic } from "../src/diagnostics.js";
 
 type Tree =
@@ -203,5 +204,46 @@ describe("fast YAML reader", () => {
     for (const text of ["a: &x 1\nb: *x\n", "a: !!str 1\n", "a: {b: 1}\n", "a:\n\tb: 1\n", "a: 1\na: 2\n", "a: 'x\n  y'\n"]) {
       expect(parseSimpleYaml(text), text).toBeUndefined();
     }
+  });
+});
+
+describe("unquoted YAML scalars", () => {
+  // What PyYAML's safe_load (speky's reader) makes of each, where YAML 1.2 or the `yaml`
+  // package's 1.1 schema would differ.
+  const cases: [string, string, unknown][] = [
+    ["yes", "bool", true],
+    ["Off", "bool", false],
+    ["y", "str", "y"],
+    ["n", "str", "n"],
+    ["~", "null", null],
+    ["", "null", null],
+    ["Null", "null", null],
+    ["nULL", "str", "nULL"],
+    ["010", "int", 8],
+    ["08", "str", "08"],
+    ["0x1F", "int", 31],
+    ["0b101", "int", 5],
+    ["-1_000", "int", -1000],
+    ["1:30", "int", 90],
+    ["1.5", "float", 1.5],
+    ["1.", "float", 1],
+    [".5", "float", 0.5],
+    ["1e5", "str", "1e5"],
+    ["1.0e5", "str", "1.0e5"],
+    ["1.0e+5", "float", 100000],
+    ["e5", "str", "e5"],
+    ["-.inf", "float", -Infinity],
+    ["1:30.5", "float", 90.5],
+    ["2025-05-21", "timestamp", new Date(Date.UTC(2025, 4, 21))],
+    ["2025-5-21", "str", "2025-5-21"],
+    ["2001-12-14 21:59:43.10 -5", "timestamp", new Date(Date.UTC(2001, 11, 15, 2, 59, 43, 100))],
+    ["=", "str", "="],
+    ["<<", "str", "<<"],
+    ["output:pdf", "str", "output:pdf"],
+  ];
+  it.each(cases)("%j is %s", (text, tag, value) => {
+    const node = plainScalar(text, 1, 1);
+    expect(node.tag).toBe(tag);
+    expect(node.value).toEqual(value);
   });
 });

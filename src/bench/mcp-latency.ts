@@ -6,7 +6,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { writeLargeSpec, type LargeSpec } from "./large-spec.js";
+import { generateLargeSpec } from "../spec/generate.js";
+import { requirementId, testId, writeTaggedSources } from "./tagged-sources.js";
 
 const SIZE = { requirements: 10_000, tests: 20_000, codeReferences: 50_000 };
 const CALLS = 300;
@@ -61,20 +62,23 @@ interface Case {
   args: (i: number) => Record<string, unknown>;
 }
 
-function cases(spec: LargeSpec): Case[] {
-  const req = (i: number) => spec.requirementIds[(i * 7919) % spec.requirementIds.length];
-  const test = (i: number) => spec.testIds[(i * 104729) % spec.testIds.length];
-  const tag = (i: number) => spec.tags[i % spec.tags.length];
+// Tags and categories as generateLargeSpec writes them.
+const TAGS = ["area:io", "area:ui", "area:core", "area:net", "priority-0", "priority-1", "priority-2"];
+
+function cases(): Case[] {
+  const req = (i: number) => requirementId((i * 7919) % SIZE.requirements);
+  const test = (i: number) => testId((i * 104729) % SIZE.tests);
+  const tag = (i: number) => TAGS[i % TAGS.length];
   return [
     { label: "get_requirement", tool: "get_requirement", args: (i) => ({ id: req(i) }) },
     { label: "get_test", tool: "get_test", args: (i) => ({ id: test(i) }) },
-    { label: "search_requirements tag+category", tool: "search_requirements", args: (i) => ({ tag: tag(i), category: "security" }) },
+    { label: "search_requirements tag+category", tool: "search_requirements", args: (i) => ({ tag: tag(i), category: "functional" }) },
     { label: "search_requirements tag", tool: "search_requirements", args: (i) => ({ tag: tag(i) }) },
     { label: "search_requirements (all 10k)", tool: "search_requirements", args: () => ({}) },
     { label: "search_tests tester_of", tool: "search_tests", args: (i) => ({ tester_of: req(i) }) },
-    { label: "search_tests category", tool: "search_tests", args: () => ({ category: "integration" }) },
+    { label: "search_tests category (all 20k)", tool: "search_tests", args: () => ({ category: "functional" }) },
     { label: "list_references_to", tool: "list_references_to", args: (i) => ({ id: req(i) }) },
-    { label: "test_plan_coverage category", tool: "test_plan_coverage", args: () => ({ category: "security" }) },
+    { label: "test_plan_coverage category", tool: "test_plan_coverage", args: () => ({ category: "non-functional" }) },
     { label: "test_plan_coverage (manifest)", tool: "test_plan_coverage", args: () => ({}) },
     { label: "least_tested_requirements count", tool: "least_tested_requirements", args: (i) => ({ tag: tag(i), count: 10 }) },
     { label: "least_tested_requirements (all)", tool: "least_tested_requirements", args: () => ({}) },
@@ -94,15 +98,17 @@ export async function benchMcp(): Promise<string[]> {
   if (!existsSync(MAIN)) return [`mcp latency: ${MAIN} is missing, build first`];
   const dir = mkdtempSync(path.join(tmpdir(), "speky-mcp-bench-"));
   try {
-    return await measure(dir, writeLargeSpec(dir, SIZE));
+    const manifest = await generateLargeSpec(dir, SIZE);
+    await writeTaggedSources(dir, SIZE);
+    return await measure(dir, manifest);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function measure(dir: string, spec: LargeSpec): Promise<string[]> {
+async function measure(dir: string, manifest: string): Promise<string[]> {
   const started = performance.now();
-  const child = spawn(process.execPath, [MAIN, "--quiet", spec.manifest], { cwd: dir });
+  const child = spawn(process.execPath, [MAIN, "--quiet", manifest], { cwd: dir });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
@@ -126,7 +132,7 @@ async function measure(dir: string, spec: LargeSpec): Promise<string[]> {
       `  spawn to initialize answer (load + scan): ${startup.toFixed(0)} ms`,
       `  ${"tool call".padEnd(36)} calls   p50 ms   p99 ms    answer`,
     ];
-    for (const c of cases(spec)) {
+    for (const c of cases()) {
       const times: number[] = [];
       let bytes = 0;
       for (let i = 0; i < CALLS + 10; i++) {

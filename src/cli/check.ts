@@ -13,6 +13,7 @@ export const CHECK_OPTIONS: OptionSpec[] = [
   { name: "format", value: true, choices: REPORT_FORMATS },
   { name: "strict" },
   { name: "csv", short: "C", value: true, repeat: true },
+  { name: "no-cache" },
 ];
 
 const SPEC_EXTENSIONS = new Set([".yaml", ".yml", ".toml"]);
@@ -43,7 +44,7 @@ export async function runCheck(argv: readonly string[], cwd = process.cwd()): Pr
   const sourceFiles = args.positionals.filter((p) => !specPaths.includes(p));
   const onlyFiles = sourceFiles.length > 0 ? sourceFiles.map((f) => path.resolve(cwd, f)) : undefined;
 
-  const { model, diagnostics } = await loadModel(specPaths, { cwd, csvs: listOption(args, "csv"), onlyFiles });
+  const { model, diagnostics } = await loadModel(specPaths, { cwd, csvs: listOption(args, "csv"), onlyFiles, cache: !flag(args, "no-cache") });
   const findings: Diagnostic[] = model ? modelProblems(model, diagnostics) : [...diagnostics].sort(compareDiagnostics);
   const files = model ? model.specs.files.length + (model.scanStats?.files ?? 0) : null;
   const summary = summarize(findings, files);

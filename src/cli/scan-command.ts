@@ -7,12 +7,13 @@ import { danglingDiagnostics } from "../model/problems.js";
 import { formatScanOutput } from "../scan/output.js";
 import { scanPaths } from "../scan/scan.js";
 import type { ScanResult } from "../scan/types.js";
-import { listOption, parseArgs, stringOption, UsageError, type OptionSpec } from "./args.js";
+import { flag, listOption, parseArgs, stringOption, UsageError, type OptionSpec } from "./args.js";
 
 export const SCAN_OPTIONS: OptionSpec[] = [
   { name: "output", short: "o", value: true },
   { name: "project", value: true },
   { name: "csv", short: "C", value: true, repeat: true },
+  { name: "no-cache" },
 ];
 
 export interface ScanOutcome {
@@ -28,9 +29,9 @@ export async function runScan(argv: readonly string[], cwd = process.cwd()): Pro
   const project = stringOption(args, "project");
   let result: ScanResult;
   if (project !== undefined) {
-    result = await scanPaths(project, args.positionals, cwd);
+    result = await scanPaths(project, args.positionals, cwd, { cache: !flag(args, "no-cache") });
   } else {
-    const { model, diagnostics } = await loadModel(args.positionals, { cwd, csvs: listOption(args, "csv") });
+    const { model, diagnostics } = await loadModel(args.positionals, { cwd, csvs: listOption(args, "csv"), cache: !flag(args, "no-cache") });
     if (!model) {
       return { stdout: "", stderr: diagnostics.map((d) => formatDiagnostic(d) + "\n").join(""), exitCode: 1 };
     }

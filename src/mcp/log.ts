@@ -1,4 +1,6 @@
 // stdout belongs to the protocol: every human-readable line goes to stderr, filtered by level.
+import { formatDiagnostic, type Diagnostic } from "../diagnostics.js";
+
 export type LogLevel = "quiet" | "normal" | "verbose";
 
 export interface Logger {
@@ -6,6 +8,8 @@ export interface Logger {
   warn(message: string): void;
   info(message: string): void;
   debug(message: string): void;
+  /** A loader or scanner finding, printed as the CLI prints it; warnings are quiet under --quiet. */
+  diagnostic(d: Diagnostic): void;
 }
 
 export function createLogger(level: LogLevel, write: (line: string) => void = (l) => process.stderr.write(l)): Logger {
@@ -16,5 +20,8 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
     warn: level === "quiet" ? skip : emit("warning: "),
     info: level === "quiet" ? skip : emit(""),
     debug: level === "verbose" ? emit("debug: ") : skip,
+    diagnostic: (d) => {
+      if (d.severity === "error" || level !== "quiet") write(`${formatDiagnostic(d)}\n`);
+    },
   };
 }

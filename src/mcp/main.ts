@@ -1,7 +1,7 @@
 // Entry of the `speky-mcp` binary. Everything is loaded, validated and scanned before the
 // transport connects; a load error is reported on stderr and exits 1 without serving.
 // Exit codes: 0 clean (stdin closed), 1 load error, 2 usage error.
-import { formatDiagnostic, hasErrors } from "../diagnostics.js";
+import { hasErrors } from "../diagnostics.js";
 import { flag, listOption, parseArgs, UsageError, type OptionSpec } from "../cli/args.js";
 import { loadModel } from "../model/load-model.js";
 import type { Model } from "../model/model.js";
@@ -51,12 +51,9 @@ function parse(argv: readonly string[]): Invocation | "help" | "version" {
 async function load(invocation: Invocation, log: Logger): Promise<Model | null> {
   const started = performance.now();
   const { model, diagnostics } = await loadModel(invocation.paths, { csvs: invocation.csvs });
-  for (const d of diagnostics) {
-    if (d.severity === "error") log.error(formatDiagnostic(d));
-    else log.warn(formatDiagnostic(d));
-  }
+  for (const d of diagnostics) log.diagnostic(d);
   if (!model || hasErrors(diagnostics)) return null;
-  for (const d of model.scanDiagnostics) log.warn(formatDiagnostic(d));
+  for (const d of model.scanDiagnostics) log.diagnostic(d);
   const ms = Math.round(performance.now() - started);
   log.info(
     `loaded ${model.requirementIds.length} requirements, ${model.testIds.length} tests and ` +

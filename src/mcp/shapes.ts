@@ -71,6 +71,16 @@ export function uniqueSorted<T extends { id: string }>(items: Iterable<T>): T[] 
   return [...seen.values()].sort(byId);
 }
 
+/** The items an ID list names; the loader guarantees they exist, a missing one is skipped. */
+export function itemsNamed(byIdMap: ReadonlyMap<string, Item>, ids: readonly string[]): Item[] {
+  const items: Item[] = [];
+  for (const id of ids) {
+    const item = byIdMap.get(id);
+    if (item) items.push(item);
+  }
+  return items;
+}
+
 export function sortedOneliners(items: Iterable<Item>): Oneliner[] {
   return uniqueSorted(items).map(oneliner);
 }

@@ -5,6 +5,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { Model } from "../model/model.js";
+import { cachedAnswer } from "./answer-cache.js";
 
 /** A domain error (unknown ID, tag or category, wrong kind): answered, never thrown to the protocol. */
 export class ToolError extends Error {}
@@ -39,12 +40,14 @@ export function failure(message: string): CallToolResult {
 }
 
 export function runTool(spec: ToolSpec, model: Model, args: Record<string, unknown>): CallToolResult {
-  try {
-    return success(spec.run(model, args));
-  } catch (error) {
-    if (error instanceof ToolError) return failure(error.message);
-    throw error;
-  }
+  return cachedAnswer(model, `${spec.name}\0${JSON.stringify(args)}`, () => {
+    try {
+      return success(spec.run(model, args));
+    } catch (error) {
+      if (error instanceof ToolError) return failure(error.message);
+      throw error;
+    }
+  });
 }
 
 // The outputSchema is published by our own tools/list (tool-list.ts), not given to McpServer:

@@ -29,12 +29,14 @@ export class LineStdioTransport implements Transport {
 
   private readonly onData = (chunk: Buffer | string) => this.receive(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   private readonly onEnd = () => void this.close();
-  private readonly onInputError = (error: Error) => this.onerror?.(error);
+  private readonly onStreamError = (error: Error) => this.onerror?.(error);
 
   async start(): Promise<void> {
     this.input.on("data", this.onData);
     this.input.on("end", this.onEnd);
-    this.input.on("error", this.onInputError);
+    this.input.on("error", this.onStreamError);
+    // A client gone away makes stdout fail (EPIPE): report it rather than crash on it.
+    this.output.on("error", this.onStreamError);
   }
 
   private receive(chunk: Buffer): void {
@@ -100,7 +102,7 @@ export class LineStdioTransport implements Transport {
     this.closed = true;
     this.input.off("data", this.onData);
     this.input.off("end", this.onEnd);
-    this.input.off("error", this.onInputError);
+    this.input.off("error", this.onStreamError);
     this.input.pause();
     this.pending = [];
     this.onclose?.();

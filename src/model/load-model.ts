@@ -26,12 +26,14 @@ export function scanTargets(manifests: readonly Manifest[]): ScanTarget[] {
 export interface ModelOptions extends LoadOptions {
   /** Restrict the scan to these absolute file paths (pre-commit mode); undefined: scan everything. */
   onlyFiles?: string[];
+  /** Use the persistent scan cache (src/scan/cache.ts); default true, false for `--no-cache`. */
+  cache?: boolean;
 }
 
 export async function loadModel(paths: string[], options: ModelOptions = {}): Promise<ModelResult> {
   const loaded = await loadSpecs(paths, options);
   if (!loaded.specs) return { model: null, diagnostics: loaded.diagnostics };
-  const scanned = await scan(scanTargets(loaded.specs.manifests), { onlyFiles: options.onlyFiles });
+  const scanned = await scan(scanTargets(loaded.specs.manifests), { onlyFiles: options.onlyFiles, cache: options.cache ?? true });
   return {
     model: buildModel(loaded.specs, scanned),
     diagnostics: [...loaded.diagnostics].sort(compareDiagnostics),

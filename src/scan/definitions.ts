@@ -19,6 +19,11 @@ export interface Definition {
   qualifierSeparator?: string;
   /** Where to report the definition when not at its name (the call of a call-style test). */
   anchor: Node | null;
+  /**
+   * Property `scope` = `following`: the definition encloses the siblings after it, up to the
+   * next such definition, instead of its own children (PHP's `namespace Shop;`).
+   */
+  enclosesFollowing: boolean;
 }
 
 export interface DefinitionIndex {
@@ -27,6 +32,12 @@ export interface DefinitionIndex {
   byOuter: Map<number, Definition>;
   docstrings: Set<number>;
   testAttributes: Node[];
+  /** Nodes captured `@decoration`: decorations chosen by a query rather than by node type. */
+  decorations: Set<number>;
+  /** Nodes captured `@comment`: comments chosen by a query (Elixir's `@doc "..."`). */
+  comments: Set<number>;
+  /** Definitions that enclose their following siblings, in document order. */
+  following: Definition[];
 }
 
 const DEFINITION = "definition.";
@@ -65,13 +76,23 @@ function candidateOf(match: QueryMatch): { node: Node; candidate: Candidate | nu
 }
 
 export function indexDefinitions(lang: LoadedLanguage, root: Node): DefinitionIndex {
-  const index: DefinitionIndex = { byNode: new Map(), byOuter: new Map(), docstrings: new Set(), testAttributes: [] };
+  const index: DefinitionIndex = {
+    byNode: new Map(),
+    byOuter: new Map(),
+    docstrings: new Set(),
+    testAttributes: [],
+    decorations: new Set(),
+    comments: new Set(),
+    following: [],
+  };
   const best = new Map<number, Candidate>();
   const bases = new Map<number, string[]>();
   for (const match of lang.query.matches(root)) {
     for (const { name, node } of match.captures) {
       if (name === "docstring") index.docstrings.add(node.id);
       else if (name === "test.attribute") index.testAttributes.push(node);
+      else if (name === "decoration") index.decorations.add(node.id);
+      else if (name === "comment") index.comments.add(node.id);
     }
     const found = candidateOf(match);
     if (!found) continue;
@@ -97,11 +118,23 @@ export function indexDefinitions(lang: LoadedLanguage, root: Node): DefinitionIn
       separator: c.properties.separator ?? undefined,
       qualifierSeparator: c.properties.qualifier_separator ?? undefined,
       anchor: c.anchor,
+      enclosesFollowing: c.properties.scope === "following",
     };
     index.byNode.set(c.node.id, definition);
+    if (definition.enclosesFollowing) index.following.push(definition);
     if (!index.byOuter.has(outer.id)) index.byOuter.set(outer.id, definition);
   }
   return index;
+}
+
+/** A comment by node type or by query. */
+export function isComment(node: Node, lang: LoadedLanguage, index: DefinitionIndex): boolean {
+  return lang.comments.has(node.type) || index.comments.has(node.id);
+}
+
+/** A decoration may stand between a comment and its definition: by node type or by query. */
+export function isDecoration(node: Node, lang: LoadedLanguage, index: DefinitionIndex): boolean {
+  return lang.decorations.has(node.type) || index.decorations.has(node.id);
 }
 
 /** The definition whose node or outer wrapper is exactly `node`. */

@@ -66,6 +66,8 @@ function place(node: Node, lang: LoadedLanguage, index: DefinitionIndex): Place 
   let parseError = false;
   for (let n: Node | null = node; n; n = n.parent) {
     if (n.isError) parseError = true;
+    // A comment by query (Elixir's `@doc "..."`) holds the string literal inside it.
+    if (index.comments.has(n.id)) found = { kind: "comment", holder: n };
     if (found) continue;
     if (lang.comments.has(n.type)) found = { kind: "comment", holder: n };
     else if (index.docstrings.has(n.id)) found = { kind: "docstring", holder: n };

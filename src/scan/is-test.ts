@@ -1,15 +1,15 @@
 // Whether a definition is an automated test, by its language's conventions.
 import path from "node:path";
-import type { Definition, DefinitionIndex } from "./definitions.js";
+import { isComment, isDecoration, type Definition, type DefinitionIndex } from "./definitions.js";
 import type { LoadedLanguage } from "./runtime.js";
 import { nameText } from "./symbol.js";
 
 /** Start of the decorations and comments stacked right before a definition. */
-function leadingStart(definition: Definition, lang: LoadedLanguage): number {
+function leadingStart(definition: Definition, lang: LoadedLanguage, index: DefinitionIndex): number {
   let start = definition.outer.startIndex;
   for (let p = definition.outer.previousSibling; p; p = p.previousSibling) {
     if (!p.isNamed && p.text.trim() === "") continue;
-    if (!lang.decorations.has(p.type) && !lang.comments.has(p.type)) break;
+    if (!isDecoration(p, lang, index) && !isComment(p, lang, index)) break;
     start = p.startIndex;
   }
   return start;
@@ -17,7 +17,7 @@ function leadingStart(definition: Definition, lang: LoadedLanguage): number {
 
 function hasTestAttribute(definition: Definition, index: DefinitionIndex, lang: LoadedLanguage): boolean {
   if (index.testAttributes.length === 0) return false;
-  const from = leadingStart(definition, lang);
+  const from = leadingStart(definition, lang, index);
   const to = definition.name.startIndex;
   return index.testAttributes.some((a) => a.startIndex >= from && a.endIndex <= to);
 }

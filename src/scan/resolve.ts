@@ -1,6 +1,6 @@
 // From a tag's comment or docstring to the definition it documents.
 import type { Node } from "web-tree-sitter";
-import { definitionAt, type Definition, type DefinitionIndex } from "./definitions.js";
+import { definitionAt, isComment, isDecoration, type Definition, type DefinitionIndex } from "./definitions.js";
 import type { LoadedLanguage } from "./runtime.js";
 import { hasBlankLine, type TextPositions } from "./text.js";
 
@@ -73,7 +73,7 @@ export function resolveComment(comment: Node, ctx: ResolveContext): Resolution {
     }
     if (hasBlankLine(text.slice(lastEnd, next.startIndex))) return FREE;
     if (next.isError) return { definition: null, parseError: true };
-    if (lang.comments.has(next.type) || lang.decorations.has(next.type)) {
+    if (isComment(next, lang, index) || isDecoration(next, lang, index)) {
       current = next;
       lastEnd = next.endIndex;
       continue;

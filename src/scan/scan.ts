@@ -1,12 +1,20 @@
 // `speky scan`: files of the targets → code references and diagnostics, attributed to the
 // target whose project each tag names.
-import { readFile } from "node:fs/promises";
+//
+// The pipeline: walk (walk.ts) → per file, the cache (cache.ts) or a read with a byte-level
+// prefilter and, for the files holding the marker, a parse (worker-task.ts), in a worker pool
+// when it pays (pool.ts) → merge in file order, so the output is the same however it ran.
 import path from "node:path";
 import { compareDiagnostics, compareStrings, type Diagnostic } from "../diagnostics.js";
+import { ScanCache } from "./cache.js";
 import type { RawTag } from "./engine.js";
-import { scanFileBuffer, type FileResult } from "./file.js";
+import type { FileResult } from "./file.js";
+import { languageForPath } from "./languages.js";
+import { runTasks } from "./pool.js";
+import { Progress } from "./progress.js";
 import type { CodeReference, ScanResult, ScanTarget } from "./types.js";
-import { expandPaths, expandTargets, type FileJob } from "./walk.js";
+import { expandPaths, expandTargets, expandTargetsFor, type FileJob } from "./walk.js";
+import { noTagsResult, type CacheEntry, type FileTask } from "./worker-task.js";
 
 export interface ScanOptions {
   /**
@@ -16,9 +24,13 @@ export interface ScanOptions {
   knownProjects?: Iterable<string>;
   /** Scan only these absolute paths among the matched files (pre-commit mode). */
   onlyFiles?: string[];
+  /** Use the persistent cache (cache.ts). Default: false for this API; the CLI turns it on. */
+  cache?: boolean;
+  /** Worker pool: true always, false never, undefined when it pays. */
+  parallel?: boolean;
 }
 
-const READ_CONCURRENCY = 16;
+export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel">;
 
 function toPosix(p: string): string {
   return p.split(path.sep).join("/");
@@ -34,34 +46,61 @@ function url(target: ScanTarget, absPath: string, line: number): string | undefi
   return `${links.url}/blob/${links.branch}/${toPosix(path.relative(links.gitRoot, absPath))}#L${line}`;
 }
 
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+/** SPEKY_SCAN_TRACE=1: phase timings on stderr (for the bench and profiling). */
+const TRACING = process.env.SPEKY_SCAN_TRACE === "1";
+let lastTrace = performance.now();
+function trace(what: string): void {
+  if (!TRACING) return;
+  const now = performance.now();
+  process.stderr.write(`speky scan: ${what} (${(now - lastTrace).toFixed(0)} ms; at ${now.toFixed(0)} ms)\n`);
+  lastTrace = now;
 }
 
 type Outcome = { result: FileResult } | { error: string };
 
-/** A file that can't be read or scanned is a warning, not the end of the scan. */
-async function scanJob(job: FileJob): Promise<Outcome> {
-  let buffer: Buffer;
+function outcomeOf(absPath: string, entry: CacheEntry): Outcome {
+  return { result: entry.result ?? noTagsResult(languageForPath(absPath)) };
+}
+
+/**
+ * Every job's outcome, in job order: cached when the file is unchanged, else read (and parsed
+ * if it holds the marker). A file that can't be read or scanned is a warning, not the end of
+ * the scan.
+ */
+async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanOptions): Promise<Outcome[]> {
+  trace(`walk: ${jobs.length} files`);
+  const outcomes = new Array<Outcome>(jobs.length);
+  const tasks: FileTask[] = [];
+  const taskJobs: number[] = [];
+  jobs.forEach((job, i) => {
+    const found = cache ? cache.lookup(job.absPath) : { miss: null };
+    if ("hit" in found) {
+      cache!.record(job.absPath, found.hit, true);
+      outcomes[i] = outcomeOf(job.absPath, found.hit);
+    } else {
+      tasks.push({ absPath: job.absPath, cached: found.miss });
+      taskJobs.push(i);
+    }
+  });
+  trace(`cache: ${jobs.length - tasks.length} unchanged, ${tasks.length} to read`);
+  const progress = new Progress(tasks.length);
   try {
-    buffer = await readFile(job.absPath);
-  } catch (err) {
-    return { error: `cannot read file: ${(err as NodeJS.ErrnoException).code ?? String(err)}` };
+    const settled = await runTasks(tasks, { parallel: options.parallel, onProgress: (n) => progress.add(n) });
+    settled.forEach((outcome, k) => {
+      const i = taskJobs[k];
+      if ("error" in outcome) outcomes[i] = outcome;
+      else {
+        cache?.record(jobs[i].absPath, outcome.entry, false);
+        outcomes[i] = outcomeOf(jobs[i].absPath, outcome.entry);
+      }
+    });
+  } finally {
+    progress.end();
   }
-  try {
-    return { result: await scanFileBuffer(job.absPath, buffer) };
-  } catch (err) {
-    return { error: `cannot scan file: ${err instanceof Error ? err.message : String(err)}` };
-  }
+  trace(`read and parse`);
+  cache?.save();
+  trace(`cache saved`);
+  return outcomes;
 }
 
 class Collector {
@@ -157,30 +196,41 @@ function dedupe(sorted: Diagnostic[]): Diagnostic[] {
   return sorted.filter((d, i) => i === 0 || compareDiagnostics(d, sorted[i - 1]) !== 0);
 }
 
-async function collect(jobs: FileJob[], targets: ScanTarget[], options: ScanOptions): Promise<Collector> {
+async function collect(jobs: FileJob[], targets: ScanTarget[], cache: ScanCache | null, options: ScanOptions): Promise<Collector> {
   const collector = new Collector(targets, options.knownProjects);
-  const outcomes = await mapLimited(jobs, READ_CONCURRENCY, scanJob);
+  const outcomes = await scanJobs(jobs, cache, options);
   jobs.forEach((job, i) => collector.add(job, outcomes[i]));
   return collector;
+}
+
+function openCache(enabled: boolean | undefined, scope: unknown, base: string, merge: boolean): ScanCache | null {
+  return enabled ? new ScanCache({ scope, base, merge }) : null;
 }
 
 /** Scans the targets' code sources; a file matched by several targets is scanned once. */
 export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Promise<ScanResult> {
   const started = performance.now();
-  let jobs = await expandTargets(targets);
-  if (options.onlyFiles) {
-    const only = new Set(options.onlyFiles.map((f) => path.resolve(f)));
-    jobs = jobs.filter((job) => only.has(job.absPath));
-  }
-  return (await collect(jobs, targets, options)).result(started);
+  trace("start");
+  const scope = { targets: targets.map((t) => [t.root, t.patterns]).sort((a, b) => compareStrings(JSON.stringify(a), JSON.stringify(b))) };
+  const cache = openCache(options.cache, scope, targets[0]?.root ?? process.cwd(), options.onlyFiles !== undefined);
+  // Pre-commit mode matches the named files against the patterns: no walk of the whole tree.
+  const jobs = options.onlyFiles ? await expandTargetsFor(targets, options.onlyFiles) : await expandTargets(targets);
+  return (await collect(jobs, targets, cache, options)).result(started);
 }
 
 /** Scans files and directories given directly for one project; paths shown relative to `cwd`. */
-export async function scanPaths(project: string, paths: string[], cwd: string = process.cwd()): Promise<ScanResult> {
+export async function scanPaths(
+  project: string,
+  paths: string[],
+  cwd: string = process.cwd(),
+  options: PathScanOptions = {},
+): Promise<ScanResult> {
   const started = performance.now();
+  trace("start");
   const target: ScanTarget = { project, root: path.resolve(cwd), patterns: [] };
+  const cache = openCache(options.cache, { paths: [target.root, paths] }, target.root, false);
   const { jobs, missing } = await expandPaths(paths, target.root, target);
-  const collector = await collect(jobs, [target], {});
+  const collector = await collect(jobs, [target], cache, options);
   for (const p of missing) collector.warn(toPosix(p), 0, 0, "no such file or directory");
   return collector.result(started);
 }

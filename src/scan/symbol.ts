@@ -12,13 +12,31 @@ export function nameText(node: Node): string {
   return quoted ? quoted[2] : text;
 }
 
+/** The last definition enclosing its following siblings (`namespace Shop;`) before `node`. */
+function precedingScope(node: Node, index: DefinitionIndex): Definition | undefined {
+  if (index.following.length === 0) return undefined;
+  const parent = node.parent?.id;
+  let found: Definition | undefined;
+  for (const scope of index.following) {
+    if (scope.outer.startIndex >= node.startIndex) break;
+    if (scope.outer.parent?.id === parent) found = scope;
+  }
+  return found;
+}
+
 /**
  * Enclosing scope definitions, outermost first. A function's body is a world of its own:
  * what is defined there is named from inside it, not as a member of the function's class.
+ * Besides ancestors, a definition that encloses its following siblings encloses what comes
+ * after it at its level, up to the next one (which it doesn't enclose).
  */
 export function enclosingScopes(definition: Definition, index: DefinitionIndex, lang: LoadedLanguage): Definition[] {
   const scopes: Definition[] = [];
-  for (let n = definition.node.parent; n; n = n.parent) {
+  for (let child = definition.node, n = child.parent; n; child = n, n = n.parent) {
+    // Such a definition ends the previous one rather than being enclosed by it.
+    const own = child === definition.node && definition.enclosesFollowing;
+    const preceding = own ? undefined : precedingScope(child, index);
+    if (preceding) scopes.unshift(preceding);
     const enclosing = index.byNode.get(n.id);
     if (!enclosing) continue;
     if (!lang.scopeKinds.has(enclosing.kind)) break;

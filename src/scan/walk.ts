@@ -1,7 +1,13 @@
 // Which files to scan: manifest targets' globs, or paths from the command line.
-import { stat } from "node:fs/promises";
+//
+// A plain recursive readdir(withFileTypes) walk with picomatch matching, 4 to 6 times faster
+// than fast-glob on a 25k-file tree (see src/bench). It keeps fast-glob's semantics as the
+// scanner used them: each pattern matched against the path relative to the target root, no dot
+// files (unless the pattern names them), symbolic links followed, node_modules skipped unless
+// the pattern names it; `.git` is never walked.
+import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
-import fg from "fast-glob";
+import picomatch from "picomatch";
 import { compareStrings } from "../diagnostics.js";
 import { languageForPath } from "./languages.js";
 import type { ScanTarget } from "./types.js";
@@ -12,67 +18,220 @@ export interface FileJob {
   targets: ScanTarget[];
 }
 
-const ALWAYS_SKIPPED = [".git", "node_modules"];
+const GIT = ".git";
+const NODE_MODULES = "node_modules";
 
-/** .git and node_modules are skipped unless the pattern itself names them. */
-function ignoresFor(pattern: string): string[] {
-  const segments = pattern.split(/[\\/]/);
-  return ALWAYS_SKIPPED.filter((dir) => !segments.includes(dir)).map((dir) => `**/${dir}/**`);
+type Kind = "file" | "directory" | null;
+
+function kindOf(absPath: string): Kind {
+  const s = statSync(absPath, { throwIfNoEntry: false });
+  return s?.isDirectory() ? "directory" : s?.isFile() ? "file" : null;
 }
 
-async function kindOf(absPath: string): Promise<"file" | "directory" | null> {
+/** node_modules is skipped unless the pattern itself names it (speky's rule). */
+function namesNodeModules(pattern: string): boolean {
+  return pattern.split(/[\\/]/).includes(NODE_MODULES);
+}
+
+const toPosix = (p: string) => p.split(path.sep).join("/");
+
+/** Pattern text as fast-glob normalised it: no duplicate slashes. */
+const normalised = (pattern: string) => pattern.replace(/\/{2,}/g, "/");
+
+/** A pattern segment may match a dot entry only if some segment can start with a literal dot. */
+const mayNameDotEntries = (glob: string) => /(^|[/{,(|])\./.test(glob);
+
+interface WalkRule {
+  /** Entry names starting with "." are walked and kept. */
+  dot: boolean;
+  nodeModules: boolean;
+  /** Deepest file level below the start (1: its own files); Infinity with `**`. */
+  maxDepth: number;
+  keep: (absPath: string, relFromStart: string) => boolean;
+}
+
+/**
+ * Directory listings, shared by the patterns of one expansion (targets often list several
+ * patterns under one folder).
+ */
+class Walker {
+  private readonly listings = new Map<string, Dirent[]>();
+
+  private list(dir: string): Dirent[] {
+    let entries = this.listings.get(dir);
+    if (!entries) {
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        entries = [];
+      }
+      this.listings.set(dir, entries);
+    }
+    return entries;
+  }
+
+  /** Files under `start` kept by the rule; symbolic links followed, cycles cut. */
+  walk(start: string, rule: WalkRule): string[] {
+    const out: string[] = [];
+    const ancestors: string[] = [];
+    const visit = (dir: string, rel: string, depth: number) => {
+      for (const entry of this.list(dir)) {
+        const name = entry.name;
+        if (name === GIT || (!rule.dot && name.charCodeAt(0) === 46 /* . */)) continue;
+        const abs = dir.endsWith(path.sep) ? dir + name : `${dir}${path.sep}${name}`;
+        const childRel = rel ? `${rel}/${name}` : name;
+        let isDir = entry.isDirectory();
+        let isFile = entry.isFile();
+        if (entry.isSymbolicLink()) {
+          const s = statSync(abs, { throwIfNoEntry: false });
+          isDir = s?.isDirectory() ?? false;
+          isFile = s?.isFile() ?? false;
+        }
+        if (isFile) {
+          if (depth <= rule.maxDepth && rule.keep(abs, childRel)) out.push(abs);
+        } else if (isDir && depth < rule.maxDepth && (rule.nodeModules || name !== NODE_MODULES)) {
+          if (entry.isSymbolicLink()) {
+            const real = safeRealpath(abs);
+            if (real === null || ancestors.includes(real)) continue;
+            ancestors.push(real);
+            visit(abs, childRel, depth + 1);
+            ancestors.pop();
+          } else {
+            visit(abs, childRel, depth + 1);
+          }
+        }
+      }
+    };
+    const real = safeRealpath(start);
+    if (real !== null) {
+      ancestors.push(real);
+      visit(start, "", 1);
+    }
+    return out;
+  }
+
+  /** Files under a directory that some grammar handles (speky's own directory rule). */
+  sourcesUnder(dir: string, pattern: string): string[] {
+    return this.walk(dir, {
+      dot: false,
+      nodeModules: namesNodeModules(pattern),
+      maxDepth: Infinity,
+      keep: (abs) => languageForPath(abs) !== null,
+    });
+  }
+
+  /** A pattern naming an existing file or directory is a path (speky lists paths); otherwise a glob. */
+  expandPattern(root: string, pattern: string): string[] {
+    const literal = path.resolve(root, pattern);
+    const kind = kindOf(literal);
+    if (kind === "file") return [literal];
+    if (kind === "directory") return this.sourcesUnder(literal, pattern);
+    const glob = compileGlob(pattern);
+    if (!glob) return [];
+    const start = path.resolve(root, glob.base);
+    return this.walk(start, {
+      dot: mayNameDotEntries(glob.rest),
+      nodeModules: glob.nodeModules,
+      maxDepth: glob.rest.includes("**") ? Infinity : glob.rest.split("/").length,
+      keep: (_abs, rel) => glob.matches(glob.base ? `${glob.base}/${rel}` : rel),
+    });
+  }
+}
+
+function safeRealpath(p: string): string | null {
   try {
-    const s = await stat(absPath);
-    return s.isDirectory() ? "directory" : s.isFile() ? "file" : null;
+    return realpathSync(p);
   } catch {
     return null;
   }
 }
 
-/** Files under a directory that some grammar handles (speky's own directory rule). */
-async function sourcesUnder(dir: string, pattern: string): Promise<string[]> {
-  const found = await fg("**/*", {
-    cwd: dir,
-    absolute: true,
-    dot: false,
-    onlyFiles: true,
-    suppressErrors: true,
-    ignore: ignoresFor(pattern),
-  });
-  return found.map((f) => path.resolve(f)).filter((f) => languageForPath(f) !== null);
+interface CompiledGlob {
+  /** Static leading directories, `/`-separated ("" for the root itself). */
+  base: string;
+  /** The part after the base. */
+  rest: string;
+  nodeModules: boolean;
+  /** Whether a root-relative `/`-separated path is matched (and not ignored). */
+  matches: (rel: string) => boolean;
 }
 
-/** A pattern naming an existing file or directory is a path (speky lists paths); otherwise a glob. */
-async function expandPattern(root: string, pattern: string): Promise<string[]> {
-  const literal = path.resolve(root, pattern);
-  const kind = await kindOf(literal);
-  if (kind === "file") return [literal];
-  if (kind === "directory") return sourcesUnder(literal, pattern);
-  const found = await fg(pattern, {
-    cwd: root,
-    absolute: true,
-    dot: false,
-    onlyFiles: true,
-    suppressErrors: true,
-    ignore: ignoresFor(pattern),
-  });
-  return found.map((f) => path.resolve(f));
+const globs = new Map<string, CompiledGlob | null>();
+
+/** null: the pattern matches nothing by itself (no magic, or a lone negation). */
+function compileGlob(raw: string): CompiledGlob | null {
+  let compiled = globs.get(raw);
+  if (compiled !== undefined) return compiled;
+  compiled = null;
+  const pattern = normalised(raw);
+  const negated = pattern.startsWith("!") && pattern[1] !== "(";
+  const scanned = picomatch.scan(pattern);
+  if (!negated && scanned.isGlob) {
+    const nodeModules = namesNodeModules(pattern);
+    const isMatch = picomatch(pattern, { dot: false });
+    const ignored = (rel: string) =>
+      rel.split("/").some((segment) => segment === GIT || (!nodeModules && segment === NODE_MODULES));
+    const base = scanned.base === "." ? "" : scanned.base.replace(/^\.\//, "");
+    const rest = scanned.glob;
+    compiled = { base, rest, nodeModules, matches: (rel) => isMatch(rel) && !ignored(rel) };
+  }
+  globs.set(raw, compiled);
+  return compiled;
 }
 
 function sortedJobs(jobs: Map<string, FileJob>): FileJob[] {
   return [...jobs.values()].sort((a, b) => compareStrings(a.absPath, b.absPath));
 }
 
+function addJob(jobs: Map<string, FileJob>, absPath: string, target: ScanTarget): void {
+  const job = jobs.get(absPath);
+  if (!job) jobs.set(absPath, { absPath, targets: [target] });
+  else if (!job.targets.includes(target)) job.targets.push(target);
+}
+
 /** Each file once, however many targets or patterns match it. */
 export async function expandTargets(targets: ScanTarget[]): Promise<FileJob[]> {
+  const walker = new Walker();
   const jobs = new Map<string, FileJob>();
   for (const target of targets) {
     for (const pattern of target.patterns) {
-      for (const absPath of await expandPattern(target.root, pattern)) {
-        const job = jobs.get(absPath);
-        if (!job) jobs.set(absPath, { absPath, targets: [target] });
-        else if (!job.targets.includes(target)) job.targets.push(target);
-      }
+      for (const absPath of walker.expandPattern(target.root, pattern)) addJob(jobs, absPath, target);
+    }
+  }
+  return sortedJobs(jobs);
+}
+
+/** Whether one existing file is among a pattern's files, without walking (pre-commit mode). */
+function patternHas(root: string, pattern: string, file: string): boolean {
+  const literal = path.resolve(root, pattern);
+  const kind = kindOf(literal);
+  if (kind === "file") return file === literal;
+  if (kind === "directory") {
+    const rel = path.relative(literal, file);
+    if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return false;
+    const nodeModules = namesNodeModules(pattern);
+    const segments = rel.split(path.sep);
+    const hidden = segments.some((s) => s.startsWith(".") || (!nodeModules && s === NODE_MODULES));
+    return !hidden && languageForPath(file) !== null;
+  }
+  const glob = compileGlob(pattern);
+  if (!glob) return false;
+  let rel = toPosix(path.relative(root, file));
+  // fast-glob reports the files of an absolute pattern with their absolute paths.
+  if (path.isAbsolute(glob.base || ".")) rel = toPosix(file);
+  return glob.matches(rel);
+}
+
+/**
+ * The jobs of `expandTargets` restricted to `files` (absolute paths), found by matching each
+ * file against the patterns instead of walking the trees: what a commit hook needs.
+ */
+export async function expandTargetsFor(targets: ScanTarget[], files: string[]): Promise<FileJob[]> {
+  const jobs = new Map<string, FileJob>();
+  for (const file of new Set(files.map((f) => path.resolve(f)))) {
+    if (kindOf(file) !== "file") continue;
+    for (const target of targets) {
+      if (target.patterns.some((pattern) => patternHas(target.root, pattern, file))) addJob(jobs, file, target);
     }
   }
   return sortedJobs(jobs);
@@ -84,13 +243,14 @@ export async function expandPaths(
   cwd: string,
   target: ScanTarget,
 ): Promise<{ jobs: FileJob[]; missing: string[] }> {
+  const walker = new Walker();
   const jobs = new Map<string, FileJob>();
   const missing: string[] = [];
   for (const p of paths) {
     const absPath = path.resolve(cwd, p);
-    const kind = await kindOf(absPath);
+    const kind = kindOf(absPath);
     if (kind === null) missing.push(p);
-    const files = kind === "file" ? [absPath] : kind === "directory" ? await sourcesUnder(absPath, p) : [];
+    const files = kind === "file" ? [absPath] : kind === "directory" ? walker.sourcesUnder(absPath, p) : [];
     for (const f of files) if (!jobs.has(f)) jobs.set(f, { absPath: f, targets: [target] });
   }
   return { jobs: sortedJobs(jobs), missing };

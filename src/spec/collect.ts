@@ -36,7 +36,8 @@ export function collectReferences(ctx: FileContext, map: SMap, field: "ref" | "p
   if (list?.type !== "seq") return;
   for (const id of list.items) {
     if (id.type === "scalar" && id.tag === "str") {
-      ctx.out.references.push({ field, id: id.value as string, from, file: ctx.file, line: id.line, column: id.column });
+      const { line, column } = id;
+      ctx.out.references.push({ field, id: id.value as string, from, file: ctx.file, line, column });
     }
   }
 }

@@ -2,7 +2,7 @@
 import { locate, type FileContext } from "./collect.js";
 import { parseCsv, type CsvField } from "./csv.js";
 import { COMMENT, COMMENT_REQUIRED, FILE_SPECS } from "./fields.js";
-import { describe, entryOf, type Pos, type SMap, type SNode } from "./node.js";
+import { describe, entryOf, isNull, type Pos, type SMap, type SNode } from "./node.js";
 import { dateProblem, readFields, truthOf, type Fields } from "./read-fields.js";
 
 const COLUMNS = Object.keys(COMMENT.fields);
@@ -20,7 +20,7 @@ export function readCommentsFile(root: SMap, ctx: FileContext): void {
     }
     const own = readFields(node, COMMENT, label, ctx.report);
     // Presence is judged on what was written, so that a mistyped field is not also "missing".
-    const written = (name: string) => entryOf(node, name) ?? (defaultMap && entryOf(defaultMap, name));
+    const written = (name: string) => givenEntry(node, name) ?? (defaultMap && givenEntry(defaultMap, name));
     const missing = COMMENT_REQUIRED.filter((name) => !written(name));
     for (const name of missing) {
       ctx.report.error(node, `${label}: missing required field '${name}' (set neither here nor in 'default')`);
@@ -28,6 +28,12 @@ export function readCommentsFile(root: SMap, ctx: FileContext): void {
     if (missing.length > 0) return;
     addComment(ctx, { ...defaults, ...own }, node, written("about")!.value);
   });
+}
+
+/** The entry of a field that is set (an empty `date:` is not). */
+function givenEntry(map: SMap, name: string) {
+  const entry = entryOf(map, name);
+  return entry && !isNull(entry.value) ? entry : undefined;
 }
 
 export function readCommentsCsv(text: string, ctx: FileContext): void {

@@ -5,7 +5,8 @@
 export type FieldType =
   | { type: "kind"; value: string }
   | { type: "string" }
-  | { type: "strings"; minItems?: number }
+  /** `of` names one item in messages ("ID"). */
+  | { type: "strings"; of: string; minItems?: number }
   | { type: "properties" }
   | { type: "boolean" }
   | { type: "date" }
@@ -41,14 +42,16 @@ export const REQUIREMENT: ObjectSpec = {
     long: { type: "string", required: true, description: "The full statement of the requirement." },
     tags: {
       type: "strings",
+      of: "tag",
       description: "Tags indexing the requirement; a tag may be namespaced as group:subtag and is matched whole.",
     },
     client_statement: { type: "string", description: "The requirement in the customer's own words, quoted." },
     properties: {
       type: "properties",
-      description: "Free key-value properties (author, since, priority...); values are strings or integers, kept as written.",
+      description:
+        "Free key-value properties (author, since, priority...); values are strings or integers, kept as written.",
     },
-    ref: { type: "strings", description: "IDs of the requirements this one refers to." },
+    ref: { type: "strings", of: "ID", description: "IDs of the requirements this one refers to." },
   },
 };
 
@@ -73,12 +76,13 @@ export const TEST: ObjectSpec = {
     long: { type: "string", required: true, description: "What the test checks." },
     ref: {
       type: "strings",
+      of: "ID",
       minItems: 1,
       required: true,
       description: "IDs of the requirements this test validates, at least partially (at least one).",
     },
     initial: { type: "string", description: "The initial state before the first step." },
-    prereq: { type: "strings", description: "IDs of the tests to run before this one." },
+    prereq: { type: "strings", of: "ID", description: "IDs of the tests to run before this one." },
     steps: { type: "objects", of: STEP, required: true, description: "The procedure, in order." },
   },
 };
@@ -161,31 +165,42 @@ export const FILE_SPECS: Record<Kind, ObjectSpec> = {
     },
   },
   project: {
-    name: "project",
+    name: "manifest",
     description: "A project manifest: where a project's specification files, comments and code are.",
     fields: {
       kind: kindField("project"),
       name: {
         type: "string",
         required: true,
-        description: "The project's name: the namespace of its code tags (speky:<name>#<ID>), matched case-insensitively.",
+        description:
+          "The project's name: the namespace of its code tags (speky:<name>#<ID>), matched case-insensitively.",
       },
       files: {
         type: "strings",
+        of: "glob",
         required: true,
-        description: "Globs of specification files, relative to the root directory; a matched manifest is a sub-project.",
+        description:
+          "Globs of specification files, relative to the root directory; a matched manifest is a sub-project.",
       },
       root_directory: {
         type: "string",
-        description: "Directory that globs and displayed paths are relative to, relative to this file's folder. Default: this file's folder.",
+        description:
+          "Directory that globs and displayed paths are relative to, relative to this file's folder. " +
+          "Default: this file's folder.",
       },
-      comments_csvs: { type: "strings", description: "Globs of CSV comment files, relative to the root directory." },
+      comments_csvs: {
+        type: "strings",
+        of: "glob",
+        description: "Globs of CSV comment files, relative to the root directory.",
+      },
       code_sources: {
         type: "strings",
+        of: "glob",
         description: "Globs of source files to scan for speky:<name>#<ID> tags, relative to the root directory.",
       },
       coverage_categories: {
         type: "strings",
+        of: "category",
         description: "The requirement categories whose test-plan coverage is reported.",
       },
       source_links: { type: "object", of: SOURCE_LINKS, description: SOURCE_LINKS.description },

@@ -19,7 +19,7 @@ export async function expandGlob(root: string, pattern: string): Promise<GlobRes
 
   const base = segments.slice(0, fixed).join("/") || ".";
   if (!(await isDirectory(path.resolve(root, base)))) {
-    return { error: `directory '${base}' not found (the fixed start of '${pattern}')` };
+    return { error: `directory '${base}' not found (in the glob '${pattern}')` };
   }
   const matches = await fg(pattern, {
     cwd: root,

@@ -19,6 +19,7 @@ export function readItemsFile(root: SMap, kind: "requirements" | "tests", ctx: F
   const category = (file.category as string | undefined) ?? "";
   const list = file[kind] as { items: SNode[] } | undefined;
   const itemSpec = kind === "requirements" ? REQUIREMENT : TEST;
+  const origin = { source_file: ctx.file, project: ctx.project };
   list?.items.forEach((node, i) => {
     const entry = readEntry(node, i, itemSpec, ctx);
     if (!entry) return;
@@ -28,13 +29,13 @@ export function readItemsFile(root: SMap, kind: "requirements" | "tests", ctx: F
     const ref = (f.ref as string[] | undefined) ?? NONE;
     if (kind === "requirements") {
       const tags = (f.tags as string[] | undefined) ?? NONE;
-      const r: Requirement = { kind: "requirement", id, category, long, tags, ref, source_file: ctx.file, project: ctx.project, loc };
+      const r: Requirement = { kind: "requirement", id, category, long, tags, ref, ...origin, loc };
       ctx.out.items.push(copyPresent(r, f, "short", "client_statement", "properties"));
       collectReferences(ctx, map, "ref", "requirement");
     } else {
       const prereq = (f.prereq as string[] | undefined) ?? NONE;
       const steps = readSteps(f.steps as { items: SNode[] } | undefined, label, ctx);
-      const t: Test = { kind: "test", id, category, long, ref, prereq, steps, source_file: ctx.file, project: ctx.project, loc };
+      const t: Test = { kind: "test", id, category, long, ref, prereq, steps, ...origin, loc };
       ctx.out.items.push(copyPresent(t, f, "short", "initial"));
       collectReferences(ctx, map, "ref", "test");
       collectReferences(ctx, map, "prereq", "test");
@@ -54,7 +55,8 @@ function readEntry(node: SNode, index: number, spec: ObjectSpec, ctx: FileContex
   const fields = readFields(node, spec, label, ctx.report);
   if (id === undefined) return undefined;
   if (!TAGGABLE_ID.test(id)) {
-    ctx.report.warning(idNode!, `${label}: this ID cannot be named in a code tag (tags accept letters, digits, '_' and '-')`);
+    const why = "tags accept letters, digits, '_' and '-'";
+    ctx.report.warning(idNode!, `${label}: this ID cannot be named in a code tag (${why})`);
   }
   return { id, map: node, fields, label };
 }

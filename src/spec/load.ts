@@ -1,13 +1,13 @@
 // Loading: command-line paths (manifests and specification files in any mix), manifests
 // followed depth-first into the files and sub-projects they list, every problem collected,
 // then the checks that need everything loaded.
-import fs from "node:fs";
 import path from "node:path";
 import { compareDiagnostics, hasErrors, type Diagnostic } from "../diagnostics.js";
 import type { Collected, FileContext } from "./collect.js";
 import { readCommentsCsv, readCommentsFile } from "./comments.js";
 import { KINDS, type Kind } from "./fields.js";
 import { resolveSourceLinks } from "./git-links.js";
+import { readSpecFile } from "./files.js";
 import { expandGlob } from "./globs.js";
 import { readItemsFile } from "./items.js";
 import { readManifest, type Written } from "./manifest.js";
@@ -18,10 +18,7 @@ import type { LoadOptions, LoadResult, Manifest, Requirement, SpecSet, Test } fr
 import { checkCoverageCategories, validateReferences } from "./validate.js";
 import { readYaml } from "./yaml-source.js";
 
-/** Larger files are refused unread: no specification is that big, and parsing one would stall. */
-export const MAX_FILE_BYTES = 20 * 1024 * 1024;
-
-const KIND_LIST = "requirements, tests, comments or project";
+const KIND_LIST = `${KINDS.slice(0, -1).join(", ")} or ${KINDS[KINDS.length - 1]}`;
 
 // speky:speky-ts#SPEC-LOAD
 /**
@@ -72,7 +69,10 @@ class Loader {
     for (const { manifest, categories, report } of this.coverage) {
       checkCoverageCategories(manifest.name, categories, report, this.out.items);
     }
-    const diagnostics = this.diagnostics.sort(compareDiagnostics);
+    // One mistake can be met several times (e.g. a `default` field inherited by many comments).
+    const diagnostics = this.diagnostics
+      .sort(compareDiagnostics)
+      .filter((d, i, all) => i === 0 || compareDiagnostics(d, all[i - 1]) !== 0);
     if (hasErrors(diagnostics)) return { specs: null, diagnostics };
     const specs: SpecSet = {
       requirements: this.out.items.filter((i): i is Requirement => i.kind === "requirement"),
@@ -85,29 +85,29 @@ class Loader {
     return { specs: deepFreeze(specs), diagnostics: [...diagnostics] };
   }
 
-  private async loadFile(reach: Reach): Promise<void> {
+  /** Loads a file, unless loaded already; `read` is its reading, when started in advance. */
+  private async loadFile(reach: Reach, read = readSpecFile(reach.abs)): Promise<void> {
     const report = new FileReport(reach.display, this.diagnostics);
-    const real = await fs.promises.realpath(reach.abs).catch((e: NodeJS.ErrnoException) => {
-      report.error(null, e.code === "ENOENT" ? "file not found" : `cannot read the file (${e.code ?? e.message})`);
-    });
-    if (real === undefined || this.seen.has(real)) return;
-    this.seen.add(real);
-    const text = await readText(reach.abs, report);
-    if (text === undefined) return;
+    const file = await read;
+    if ("problem" in file) {
+      report.error(null, file.problem);
+      return;
+    }
+    if (this.seen.has(file.real)) return;
+    this.seen.add(file.real);
     this.files.push(reach.abs);
 
     const ctx: FileContext = { file: reach.display, project: reach.owner?.name ?? null, report, out: this.out };
     const extension = path.extname(reach.abs).toLowerCase();
-    if (reach.csv) return readCommentsCsv(text, ctx);
+    if (reach.csv) return readCommentsCsv(file.text, ctx);
     if (extension === ".csv") {
       report.error(null, "a CSV file holds comments: pass it with -C or list it in a manifest's 'comments_csvs'");
       return;
     }
-    const root = extension === ".toml" ? readToml(text, report) : readYaml(text, report);
+    const root = extension === ".toml" ? readToml(file.text, report) : await readYaml(file.text, report);
     if (root === undefined) return;
-    const kind = fileKind(root, report);
-    if (kind === undefined) return;
-    const map = root as SMap;
+    const { kind, map } = fileKind(root, report) ?? {};
+    if (!kind || !map) return;
     if (kind === "project") await this.loadManifest(map, reach, report);
     else if (kind === "comments") readCommentsFile(map, ctx);
     else readItemsFile(map, kind, ctx);
@@ -155,36 +155,16 @@ class Loader {
       return;
     }
     if (result.warning) owner.report.warning(pattern, result.warning);
-    for (const abs of result.files) {
-      await this.loadFile({ abs, display: displayPath(owner.root, abs), owner, csv });
+    // Read ahead (reading waits on the disk, parsing on the CPU), then load in order.
+    const reads = result.files.map((abs) => readSpecFile(abs));
+    for (const [i, abs] of result.files.entries()) {
+      await this.loadFile({ abs, display: displayPath(owner.root, abs), owner, csv }, reads[i]);
     }
-  }
-}
-
-// speky:speky-ts#SPEC-SAFETY
-/** The file's text, unless it is too large to be a specification (checked before reading). */
-async function readText(file: string, report: FileReport): Promise<string | undefined> {
-  try {
-    const stat = await fs.promises.stat(file);
-    if (stat.isDirectory()) {
-      report.error(null, "this is a directory, not a specification file");
-      return undefined;
-    }
-    if (stat.size > MAX_FILE_BYTES) {
-      const mb = (stat.size / (1024 * 1024)).toFixed(1);
-      report.error(null, `file is too large (${mb} MB; the limit is ${MAX_FILE_BYTES / (1024 * 1024)} MB)`);
-      return undefined;
-    }
-    return await fs.promises.readFile(file, "utf8");
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    report.error(null, `cannot read the file (${err.code ?? err.message})`);
-    return undefined;
   }
 }
 
 /** The kind of a parsed file, or undefined (reported) when it has none we know. */
-function fileKind(root: SNode | null, report: FileReport): Kind | undefined {
+function fileKind(root: SNode | null, report: FileReport): { kind: Kind; map: SMap } | undefined {
   if (root === null) {
     report.error(null, `empty file (a specification file starts with 'kind': ${KIND_LIST})`);
     return undefined;
@@ -199,12 +179,15 @@ function fileKind(root: SNode | null, report: FileReport): Kind | undefined {
     return undefined;
   }
   const kind = stringValue(entry.value);
-  if (kind === undefined || !(KINDS as readonly string[]).includes(kind)) {
-    const got = kind === undefined ? describe(entry.value) : `'${kind}'`;
-    report.error(entry.value, `unknown kind ${got} (expected ${KIND_LIST})`);
+  if (kind === undefined) {
+    report.error(entry.value, `'kind' must be one of ${KIND_LIST}, got ${describe(entry.value)}`);
     return undefined;
   }
-  return kind as Kind;
+  if (!(KINDS as readonly string[]).includes(kind)) {
+    report.error(entry.value, `unknown kind '${kind}' (expected ${KIND_LIST})`);
+    return undefined;
+  }
+  return { kind: kind as Kind, map: root };
 }
 
 /** A path as displayed: relative to the manifest root, `/`-separated. */
@@ -213,9 +196,9 @@ function displayPath(root: string, abs: string): string {
 }
 
 function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) for (const item of value) deepFreeze(item);
+  else for (const key in value) deepFreeze(value[key]);
   return value;
 }

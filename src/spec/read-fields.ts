@@ -10,8 +10,13 @@ export type Fields = Record<string, unknown>;
 
 export function readFields(map: SMap, spec: ObjectSpec, label: string, report: FileReport): Fields {
   const values: Fields = {};
-  for (const [name, field] of fieldList(spec)) {
+  let known = 0;
+  for (const name in spec.fields) {
+    const field = spec.fields[name];
     const entry = entryOf(map, name);
+    if (entry) known++;
+    // `kind` chose the spec: nothing more to read.
+    if (field.type === "kind") continue;
     if (!entry || (!field.required && isNull(entry.value))) {
       if (field.required && !entry) report.error(map, `${label}: missing required field '${name}'`);
       continue;
@@ -19,28 +24,23 @@ export function readFields(map: SMap, spec: ObjectSpec, label: string, report: F
     const value = readField(entry.value, field, label, name, report);
     if (value !== undefined) values[name] = value;
   }
-  for (const entry of map.entries) {
-    if (!(entry.key in spec.fields)) report.warning(entry, `${label}: unknown field '${entry.key}' (ignored)`);
+  // Keys are unique: when every key is a field, there is nothing more to look at.
+  if (known < map.entries.length) {
+    for (const entry of map.entries) {
+      if (!Object.hasOwn(spec.fields, entry.key)) {
+        report.warning(entry, `${label}: unknown field '${entry.key}' (ignored)`);
+      }
+    }
   }
   return values;
-}
-
-const fieldLists = new WeakMap<ObjectSpec, [string, FieldSpec][]>();
-
-/** The fields to read (not `kind`, which chose the spec), listed once per spec. */
-function fieldList(spec: ObjectSpec): [string, FieldSpec][] {
-  let list = fieldLists.get(spec);
-  if (!list) {
-    list = Object.entries(spec.fields).filter(([, field]) => field.type !== "kind");
-    fieldLists.set(spec, list);
-  }
-  return list;
 }
 
 function wrong(report: FileReport, node: SNode, subject: string, expected: string): undefined {
   report.error(node, `${subject} must be ${expected}, got ${describe(node)}${quoteHint(node)}`);
   return undefined;
 }
+
+const plural = (noun: string) => (noun.endsWith("y") ? `${noun.slice(0, -1)}ies` : `${noun}s`);
 
 const isText = (node: SNode) => node.type === "scalar" && node.tag === "str";
 
@@ -61,13 +61,18 @@ function readField(node: SNode, field: FieldSpec, label: string, name: string, r
     case "boolean":
       return readBoolean(node, what(), report);
     case "strings": {
-      if (node.type !== "seq") return wrong(report, node, what(), "a list of strings");
+      if (node.type !== "seq") return wrong(report, node, what(), `a list of ${plural(field.of)}`);
       let valid = true;
       for (let i = 0; i < node.items.length; i++) {
         const item = node.items[i];
-        if (!isText(item)) valid = wrong(report, item, `${what()} item ${i + 1}`, "a string") ?? false;
+        if (!isText(item)) {
+          wrong(report, item, `${what()} item ${i + 1}`, "a string");
+          valid = false;
+        }
       }
-      if (field.minItems && node.items.length < field.minItems) report.error(node, `${what()} must not be empty`);
+      if (field.minItems && node.items.length < field.minItems) {
+        report.error(node, `${what()} must list at least ${field.minItems === 1 ? "one" : field.minItems} ${field.of}`);
+      }
       return valid ? node.items.map((item) => (item as SScalar).value as string) : undefined;
     }
     case "properties": {
@@ -76,7 +81,10 @@ function readField(node: SNode, field: FieldSpec, label: string, name: string, r
       let valid = true;
       for (const { key, value: v } of node.entries) {
         if (v.type === "scalar" && (v.tag === "str" || v.tag === "int")) properties[key] = v.value as string | number;
-        else valid = wrong(report, v, `${what()}: property '${key}'`, "a string or an integer") ?? false;
+        else {
+          wrong(report, v, `${label}: property '${key}'`, "a string or an integer");
+          valid = false;
+        }
       }
       return valid ? properties : undefined;
     }

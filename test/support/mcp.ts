@@ -7,7 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { expect } from "vitest";
 import { REPO } from "./process.js";
 
-export const MCP_MAIN = process.env.SCRATCH_MCP_MAIN ?? path.join(REPO, "dist/mcp/main.js");
+export const MCP_MAIN = path.join(REPO, "dist/mcp/main.js");
 export const MCP_FIXTURE = "fixtures/mcp/speky.yaml";
 
 export interface Session {

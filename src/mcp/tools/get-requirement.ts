@@ -4,6 +4,7 @@ import type { Requirement } from "../../spec/types.js";
 import * as schema from "../schemas.js";
 import {
   comment,
+  itemsNamed,
   requirementCodeRef,
   sortedOneliners,
   withOptional,
@@ -44,7 +45,7 @@ export function getRequirement(model: Model, id: string): RequirementDetails {
   withOptional(details, "tags", req.tags);
   withOptional(details, "client_statement", req.client_statement);
   withOptional(details, "properties", req.properties);
-  withOptional(details, "ref", sortedOneliners(req.ref.map((target) => model.byId.get(target)!)));
+  withOptional(details, "ref", sortedOneliners(itemsNamed(model.byId, req.ref)));
   withOptional(details, "referenced_by", sortedOneliners(model.referencedBy.get(id) ?? []));
   withOptional(details, "tested_by", sortedOneliners(model.testedBy.get(id) ?? []));
   withOptional(details, "comments", (model.commentsAbout.get(id) ?? []).map(comment));

@@ -4,6 +4,7 @@ import type { Step, Test } from "../../spec/types.js";
 import * as schema from "../schemas.js";
 import {
   comment,
+  itemsNamed,
   sortedOneliners,
   step,
   testCodeRef,
@@ -43,12 +44,12 @@ export function getTest(model: Model, id: string): TestDetails {
     category: test.category,
     long: test.long,
     source_file: test.source_file,
-    ref: sortedOneliners(test.ref.map((target) => model.byId.get(target)!)),
+    ref: sortedOneliners(itemsNamed(model.byId, test.ref)),
     steps: test.steps.map(step),
   };
   withOptional(details, "short", test.short);
   withOptional(details, "initial", test.initial);
-  withOptional(details, "prereq", sortedOneliners(test.prereq.map((target) => model.byId.get(target)!)));
+  withOptional(details, "prereq", sortedOneliners(itemsNamed(model.byId, test.prereq)));
   withOptional(details, "comments", (model.commentsAbout.get(id) ?? []).map(comment));
   withOptional(details, "code_references", (model.codeReferencesById.get(id) ?? []).map(testCodeRef));
   return details;

@@ -1,0 +1,210 @@
+// The scan's worker pool: worker_threads (os.availableParallelism() of them), each with its own
+// parsers, fed batches of files; outcomes land at their task's index, so the merge order is
+// the task order whatever the timing. Workers stay loaded (grammars compiled) between scans
+// of one process and leave after a few idle seconds; they never keep the process alive.
+import { existsSync } from "node:fs";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { BatchReply, BatchRequest } from "./worker.js";
+import { isPending, parsePending, readTask, runTask, type FileTask, type PendingParse, type TaskOutcome } from "./worker-task.js";
+
+/** From source (tests), the built worker: a worker thread needs plain JavaScript. */
+const WORKER_FILE = fileURLToPath(
+  import.meta.url.endsWith(".ts") ? new URL("../../dist/scan/worker.js", import.meta.url) : new URL("./worker.js", import.meta.url),
+);
+
+/** Files to read from which the workers read too: below, one thread reads them faster than workers start. */
+const POOL_MIN_FILES = 2000;
+/** Bytes to parse (files holding the marker) from which the parse goes to the pool (~0.2 s of parsing). */
+const POOL_MIN_PARSE_BYTES = 512 * 1024;
+const BATCH_FILES = 128;
+/** Batches sent ahead to each worker, so that none waits for the main thread. */
+const IN_FLIGHT = 2;
+const IDLE_MS = 5000;
+
+/** $SPEKY_SCAN_WORKERS overrides the pool size (0 or 1: no pool). */
+export function poolSize(): number {
+  const env = process.env.SPEKY_SCAN_WORKERS;
+  if (env !== undefined && /^\d+$/.test(env)) return Number(env);
+  return os.availableParallelism();
+}
+
+interface Batch {
+  id: number;
+  start: number;
+  tasks: FileTask[];
+}
+
+interface Run {
+  outcomes: TaskOutcome[];
+  queue: Batch[];
+  remaining: number;
+  onProgress: (done: number) => void;
+  done: () => void;
+}
+
+class Slot {
+  readonly inFlight = new Map<number, Batch>();
+  alive = true;
+  constructor(readonly worker: Worker) {}
+}
+
+class Pool {
+  private readonly slots: Slot[] = [];
+  private run: Run | null = null;
+  private nextId = 0;
+  private idle: NodeJS.Timeout | undefined;
+  /** One run at a time: concurrent scans of one process queue here. */
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly size: number) {}
+
+  process(tasks: FileTask[], onProgress: (done: number) => void): Promise<TaskOutcome[]> {
+    const result = this.turn.then(() => this.execute(tasks, onProgress));
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
+  private spawn(): Slot {
+    const slot = new Slot(new Worker(WORKER_FILE));
+    slot.worker.on("message", (reply: BatchReply) => this.onReply(slot, reply));
+    const lost = () => this.onLost(slot);
+    slot.worker.on("error", lost);
+    slot.worker.on("exit", lost);
+    return slot;
+  }
+
+  private async execute(tasks: FileTask[], onProgress: (done: number) => void): Promise<TaskOutcome[]> {
+    clearTimeout(this.idle);
+    for (let i = this.slots.length - 1; i >= 0; i--) if (!this.slots[i].alive) this.slots.splice(i, 1);
+    while (this.slots.length < this.size) this.slots.push(this.spawn());
+    const queue: Batch[] = [];
+    for (let start = 0; start < tasks.length; start += BATCH_FILES) {
+      queue.push({ id: this.nextId++, start, tasks: tasks.slice(start, start + BATCH_FILES) });
+    }
+    const outcomes = new Array<TaskOutcome>(tasks.length);
+    await new Promise<void>((resolve) => {
+      this.run = { outcomes, queue, remaining: queue.length, onProgress, done: resolve };
+      if (queue.length === 0) resolve();
+      for (const slot of this.slots) {
+        slot.worker.ref();
+        this.feed(slot);
+      }
+    });
+    this.run = null;
+    await this.rescue(outcomes, tasks);
+    for (const slot of this.slots) slot.worker.unref();
+    this.idle = setTimeout(() => this.close(), IDLE_MS).unref();
+    return outcomes;
+  }
+
+  private feed(slot: Slot): void {
+    const run = this.run;
+    if (!run) return;
+    while (slot.alive && slot.inFlight.size < IN_FLIGHT && run.queue.length > 0) {
+      const batch = run.queue.shift()!;
+      slot.inFlight.set(batch.id, batch);
+      slot.worker.postMessage({ id: batch.id, tasks: batch.tasks } satisfies BatchRequest);
+    }
+  }
+
+  private onReply(slot: Slot, reply: BatchReply): void {
+    const run = this.run;
+    const batch = slot.inFlight.get(reply.id);
+    if (!run || !batch) return;
+    slot.inFlight.delete(reply.id);
+    reply.outcomes.forEach((outcome, k) => (run.outcomes[batch.start + k] = outcome));
+    run.onProgress(batch.tasks.length);
+    run.remaining--;
+    this.feed(slot);
+    if (run.remaining === 0) run.done();
+  }
+
+  /** A worker that died: its batches go to the others, or are done inline when none is left. */
+  private onLost(slot: Slot): void {
+    if (!slot.alive) return;
+    slot.alive = false;
+    const run = this.run;
+    if (!run) return;
+    run.queue.unshift(...slot.inFlight.values());
+    slot.inFlight.clear();
+    const living = this.slots.filter((s) => s.alive);
+    for (const s of living) this.feed(s);
+    if (living.length === 0) {
+      // Counted as done here; rescue() finds the holes and fills them inline.
+      run.remaining -= run.queue.length;
+      run.queue = [];
+      if (run.remaining === 0) run.done();
+    }
+  }
+
+  private async rescue(outcomes: TaskOutcome[], tasks: FileTask[]): Promise<void> {
+    for (let i = 0; i < tasks.length; i++) if (outcomes[i] === undefined) outcomes[i] = await runTask(tasks[i]);
+  }
+
+  close(): void {
+    for (const slot of this.slots.splice(0)) {
+      slot.alive = false;
+      void slot.worker.terminate();
+    }
+  }
+}
+
+let shared: Pool | undefined;
+
+function pool(size: number): Pool {
+  shared ??= new Pool(size);
+  return shared;
+}
+
+/** Ends the workers now (tests, or a process about to exit that wants no stray thread). */
+export function closePool(): void {
+  shared?.close();
+  shared = undefined;
+}
+
+export interface RunOptions {
+  /** true: always the pool; false: never; undefined: when it pays. */
+  parallel?: boolean;
+  /** Called with the number of files settled since the last call. */
+  onProgress?: (done: number) => void;
+}
+
+// speky:speky-ts#SCAN-SPEED
+/**
+ * Settles every task, in parallel when it pays: many files to read go to the workers whole
+ * (read, prefilter, parse); otherwise the files are read and prefiltered here and only the
+ * parse of those holding the marker goes to the workers, when there is enough of it.
+ * Outcomes are in task order.
+ */
+export async function runTasks(tasks: FileTask[], options: RunOptions = {}): Promise<TaskOutcome[]> {
+  const onProgress = options.onProgress ?? (() => undefined);
+  const size = options.parallel === true ? Math.max(2, poolSize()) : poolSize();
+  const canPool = options.parallel !== false && size >= 2 && existsSync(WORKER_FILE);
+  if (canPool && (options.parallel === true || tasks.length >= POOL_MIN_FILES)) return pool(size).process(tasks, onProgress);
+
+  const outcomes = new Array<TaskOutcome>(tasks.length);
+  const pending: { index: number; read: PendingParse }[] = [];
+  let bytes = 0;
+  tasks.forEach((task, index) => {
+    const read = readTask(task);
+    if (!isPending(read)) outcomes[index] = read;
+    else {
+      pending.push({ index, read });
+      bytes += read.content.length;
+    }
+  });
+  onProgress(tasks.length - pending.length);
+  if (canPool && pending.length >= 2 && bytes >= POOL_MIN_PARSE_BYTES) {
+    // The workers read these few files again: cheaper than copying them over.
+    const parsed = await pool(size).process(pending.map(({ index }) => tasks[index]), onProgress);
+    pending.forEach(({ index }, k) => (outcomes[index] = parsed[k]));
+  } else {
+    for (const { index, read } of pending) {
+      outcomes[index] = await parsePending(read);
+      onProgress(1);
+    }
+  }
+  return outcomes;
+}

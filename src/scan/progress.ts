@@ -1,0 +1,37 @@
+// A progress line on stderr for a scan that takes more than a second, on a terminal only:
+// silent in pipes, CI logs, and under an MCP client.
+
+const DELAY_MS = 1000;
+const EVERY_MS = 200;
+
+export class Progress {
+  private done = 0;
+  private shown = false;
+  private readonly timer: NodeJS.Timeout | undefined;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly total: number,
+    private readonly stream: NodeJS.WriteStream = process.stderr,
+  ) {
+    if (!stream.isTTY || total === 0) return;
+    this.timer = setInterval(() => this.draw(), EVERY_MS).unref();
+  }
+
+  add(files: number): void {
+    this.done += files;
+  }
+
+  private draw(): void {
+    if (performance.now() - this.started < DELAY_MS) return;
+    this.shown = true;
+    const percent = Math.floor((100 * this.done) / this.total);
+    this.stream.write(`\r\x1b[Kspeky: scanning ${this.done.toLocaleString("en-US")}/${this.total.toLocaleString("en-US")} files (${percent}%)`);
+  }
+
+  /** Removes the line, if it was ever drawn. */
+  end(): void {
+    clearInterval(this.timer);
+    if (this.shown) this.stream.write("\r\x1b[K");
+  }
+}

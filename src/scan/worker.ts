@@ -1,0 +1,33 @@
+// A scan pool worker: batches of files in, their outcomes out, with this thread's own parsers.
+import { parentPort } from "node:worker_threads";
+import { runTask, type FileTask, type TaskOutcome } from "./worker-task.js";
+
+export interface BatchRequest {
+  id: number;
+  tasks: FileTask[];
+}
+
+export interface BatchReply {
+  id: number;
+  outcomes: TaskOutcome[];
+}
+
+const port = parentPort;
+if (!port) throw new Error("scan worker: not started as a worker thread");
+
+/** One batch at a time, in arrival order: the read buffer and the parsers are this thread's. */
+let queue: Promise<void> = Promise.resolve();
+
+port.on("message", (request: BatchRequest) => {
+  queue = queue.then(async () => {
+    const outcomes: TaskOutcome[] = [];
+    for (const task of request.tasks) {
+      try {
+        outcomes.push(await runTask(task));
+      } catch (err) {
+        outcomes.push({ error: `cannot scan file: ${err instanceof Error ? err.message : String(err)}` });
+      }
+    }
+    port.postMessage({ id: request.id, outcomes } satisfies BatchReply);
+  });
+});

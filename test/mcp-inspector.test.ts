@@ -1,0 +1,58 @@
+// The same calls through the MCP Inspector CLI (a devDependency), the tool users reach for
+// first when a server misbehaves: it must list, call and read exactly as our own client does.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO } from "./support/process.js";
+import { MCP_FIXTURE, MCP_MAIN } from "./support/mcp.js";
+
+const INSPECTOR = path.join(REPO, "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
+
+function inspect(...args: string[]) {
+  const run = spawnSync(
+    process.execPath,
+    [INSPECTOR, "--cli", process.execPath, MCP_MAIN, MCP_FIXTURE, "--quiet", ...args],
+    { cwd: REPO, encoding: "utf8" },
+  );
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const expected = (name: string): unknown =>
+  JSON.parse(readFileSync(path.join(REPO, "fixtures/mcp/expected", `${name}.json`), "utf8"));
+
+describe.skipIf(!existsSync(INSPECTOR))("MCP Inspector CLI", () => {
+  it("lists the nine tools with no schema portability error", () => {
+    const run = inspect("--method", "tools/list", "--strict");
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).tools).toHaveLength(9);
+    expect(run.stderr).toContain("0 errors");
+  });
+
+  it("calls get_requirement, get_test and least_tested_requirements", () => {
+    const call = (tool: string, ...args: string[]) => {
+      const run = inspect("--method", "tools/call", "--tool-name", tool, ...args.flatMap((a) => ["--tool-arg", a]));
+      expect(run.status).toBe(0);
+      return JSON.parse(run.stdout).structuredContent;
+    };
+    expect(call("get_requirement", "id=REQ-ALL")).toEqual(expected("get_requirement.REQ-ALL"));
+    expect(call("get_test", "id=T-AUTO")).toEqual(expected("get_test.T-AUTO"));
+    expect(call("least_tested_requirements", "tag=auth", "count=1")).toEqual({
+      requirements: [{ id: "REQ-TAGGED", category: "functional", short: "Tagged and manual", test_plans: 1, automated_test_plans: 0 }],
+    });
+  });
+
+  it("shows a domain error as an isError result", () => {
+    const run = inspect("--method", "tools/call", "--tool-name", "get_requirement", "--tool-arg", "id=NOPE");
+    expect(run.status).not.toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toEqual({ error: "Requirement NOPE not found" });
+  });
+
+  it("reads a resource", () => {
+    const run = inspect("--method", "resources/read", "--uri", "speky://requirement/SUB-NF");
+    expect(run.status).toBe(0);
+    expect(JSON.parse(JSON.parse(run.stdout).contents[0].text)).toEqual(expected("get_requirement.SUB-NF"));
+  });
+});

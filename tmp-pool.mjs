@@ -1,0 +1,11 @@
+import {runTasks, closePool} from "./dist/scan/pool.js";
+import {expandPaths} from "./dist/scan/walk.js";
+const T="/tmp/speky-bench-tree-v1/repo";
+const {jobs}=await expandPaths([T], "/", {project:"bench", root:"/", patterns:[]});
+const tasks=jobs.map(j=>({absPath:j.absPath, cached:null}));
+const only = process.argv[3]==="tagged" ? tasks.filter((_,i)=>true) : tasks;
+const mode=process.argv[2];
+let t=performance.now(); let last=t; let done=0; const marks=[];
+const out=await runTasks(only,{parallel: mode==="pool", onProgress:(n)=>{done+=n; if (performance.now()-last>1000){ marks.push(`${done}@${(performance.now()-t).toFixed(0)}`); last=performance.now();}}});
+console.log(mode, (performance.now()-t).toFixed(0), "ms", out.filter(o=>o.entry&&o.entry.result).length, marks.join(" "));
+closePool();
