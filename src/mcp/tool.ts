@@ -52,8 +52,8 @@ export function runTool(spec: ToolSpec, model: Model, args: Record<string, unkno
 
 // The outputSchema is published by our own tools/list (tool-list.ts), not given to McpServer:
 // McpServer would re-check every result with zod, which costs more than the call itself on
-// the large answers (10,000 summaries: ~90 ms). The e2e suites check every answer against
-// the published schema through the SDK client instead.
+// the large answers (tens of milliseconds for 10,000 summaries). The e2e suites check every
+// answer against the published schema instead, through the SDK client.
 export function registerTool(server: McpServer, getModel: () => Model, spec: ToolSpec): void {
   server.registerTool(
     spec.name,

@@ -72,7 +72,7 @@ export function describe(node: SNode): string {
     case "bool":
       return `a boolean (${String(node.value)})`;
     case "timestamp":
-      return `a date (${node.raw ?? String(node.value)})`;
+      return `a date (${node.raw ?? (node.value as Date).toISOString()})`;
     case "binary":
       return "binary data";
   }

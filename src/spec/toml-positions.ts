@@ -59,12 +59,21 @@ class Walker {
         } else {
           table = this.resolve(keys);
         }
-        this.spots.set(table.join(PATH_SEP), { key: start, value: start, float: false });
+        this.placeUnplaced(table, start);
       } else {
         const keys = this.keys();
         this.expect("=");
+        this.placeUnplaced([...table, ...keys.slice(0, -1)], start);
         this.value([...table, ...keys].join(PATH_SEP), start);
       }
+    }
+  }
+
+  /** Tables a header or a dotted key defines (or defines implicitly) are where first named. */
+  private placeUnplaced(path: string[], at: number): void {
+    for (let i = 1; i <= path.length; i++) {
+      const id = path.slice(0, i).join(PATH_SEP);
+      if (!this.spots.has(id)) this.spots.set(id, { key: at, value: at, float: false });
     }
   }
 

@@ -64,7 +64,11 @@ export function readYamlFully(text: string, report: FileReport): SNode | null | 
     } else report.error(pos(first.pos[0]), `YAML syntax error: ${yamlMessage(first.message)}`);
     return undefined;
   }
-  for (const w of doc.warnings) report.warning(pos(w.pos[0]), `YAML: ${w.message.split("\n")[0]}`);
+  // PyYAML's safe_load refuses tags it does not know, so speky does: so do we.
+  const unknownTags = doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED");
+  for (const w of unknownTags) report.error(pos(w.pos[0]), `YAML: ${yamlMessage(w.message)} (speky refuses unknown tags)`);
+  if (unknownTags.length > 0) return undefined;
+  for (const w of doc.warnings) report.warning(pos(w.pos[0]), `YAML: ${yamlMessage(w.message)}`);
   try {
     const root = new AstConverter(doc, pos, report).convert(doc.contents);
     // A document holding only `~` is as empty as PyYAML sees it.

@@ -27,6 +27,8 @@ export async function connect(args: string[] = [MCP_FIXTURE]): Promise<Session> 
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: "speky-ts-tests", version: "0" });
   await client.connect(transport);
+  // Listing the tools arms the client's check of every structuredContent against its outputSchema.
+  await client.listTools();
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 

@@ -1,0 +1,11 @@
+import {runTasks, closePool} from "./dist/scan/pool.js";
+import fs from "node:fs";
+const tree=JSON.parse(fs.readFileSync("/tmp/speky-bench-tree-v1/tree.json"));
+const tasks=tree.planted.map(p=>({absPath:"/tmp/speky-bench-tree-v1/repo/"+p.file, cached:null})).sort((a,b)=>a.absPath<b.absPath?-1:1);
+const mode=process.argv[2];
+const c0=process.cpuUsage(); const r0=process.resourceUsage();
+let t=performance.now();
+const out=await runTasks(tasks,{parallel: mode==="pool"});
+const c=process.cpuUsage(c0);
+console.log(mode, "wall", (performance.now()-t).toFixed(0), "cpu user+sys", ((c.user+c.system)/1000).toFixed(0), out.filter(o=>o.entry&&o.entry.result).length);
+closePool();
