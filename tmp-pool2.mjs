@@ -7,5 +7,5 @@ const c0=process.cpuUsage(); const r0=process.resourceUsage();
 let t=performance.now();
 const out=await runTasks(tasks,{parallel: mode==="pool"});
 const c=process.cpuUsage(c0);
-console.log(mode, "wall", (performance.now()-t).toFixed(0), "cpu user+sys", ((c.user+c.system)/1000).toFixed(0), out.filter(o=>o.entry&&o.entry.result).length);
+console.log("maxRSS", (process.resourceUsage().maxRSS/1e3).toFixed(0)); console.log(mode, "wall", (performance.now()-t).toFixed(0), "cpu user+sys", ((c.user+c.system)/1000).toFixed(0), out.filter(o=>o.entry&&o.entry.result).length);
 closePool();

@@ -87,7 +87,8 @@ describe("loadSpecs on generated trees", () => {
     return dir;
   }
 
-  const requirement = (id: string) => `kind: requirements\ncategory: functional\nrequirements:\n  - id: ${id}\n    long: text\n`;
+  const requirement = (id: string) =>
+    `kind: requirements\ncategory: functional\nrequirements:\n  - id: ${id}\n    long: text\n`;
 
   it("refuses a YAML alias bomb quickly, with a message", async () => {
     const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
@@ -202,7 +203,10 @@ describe("loadSpecs on generated trees", () => {
     expect(result.specs!.manifests[0].source_links).toBeUndefined();
     expect(result.diagnostics).toHaveLength(1);
     expect(formatDiagnostic(result.diagnostics[0])).toMatch(
-      /^speky\.yaml:5:3: warning: source_links: cannot read the git remote URL \(git remote get-url origin: .*\); code references will have no links$/,
+      new RegExp(
+        "^speky\\.yaml:5:3: warning: source_links: cannot read the git remote URL " +
+          "\\(git remote get-url origin: .*\\); code references will have no links$",
+      ),
     );
   });
 });

@@ -55,7 +55,16 @@ describe("JSON Schemas", () => {
   );
 
   // Cases whose problem is the shape of one file, which a schema can see.
-  const shapeCases = ["missing-fields", "wrong-types", "test-without-ref", "step-without-action", "unknown-kind", "missing-kind", "bad-date", "manifest-errors"];
+  const shapeCases = [
+    "missing-fields",
+    "wrong-types",
+    "test-without-ref",
+    "step-without-action",
+    "unknown-kind",
+    "missing-kind",
+    "bad-date",
+    "manifest-errors",
+  ];
   it.each(shapeCases.map((c) => [c]))("rejects the invalid fixture %s", (name) => {
     const files = specFiles(path.join(fixtures, "invalid", name));
     expect(files.length).toBeGreaterThan(0);

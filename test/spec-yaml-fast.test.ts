@@ -201,7 +201,8 @@ describe("fast YAML reader", () => {
   });
 
   it("leaves anchors, tags, flow mappings and tabs to the full parser", () => {
-    for (const text of ["a: &x 1\nb: *x\n", "a: !!str 1\n", "a: {b: 1}\n", "a:\n\tb: 1\n", "a: 1\na: 2\n", "a: 'x\n  y'\n"]) {
+    const texts = ["a: &x 1\nb: *x\n", "a: !!str 1\n", "a: {b: 1}\n", "a:\n\tb: 1\n", "a: 1\na: 2\n", "a: 'x\n  y'\n"];
+    for (const text of texts) {
       expect(parseSimpleYaml(text), text).toBeUndefined();
     }
   });

@@ -86,7 +86,18 @@ export function cacheKey(): string {
   return key;
 }
 
-type Row = [rel: string, size: number, mtimeMs: number, ctimeMs: number, hash: string | null, result: FileResult | null];
+/**
+ * The body, by columns (one JSON parse of a few long arrays, no object per file): file i is
+ * paths[i] (relative to the cache's base, or absolute), size[i], mtime[i], ctime[i]; the files
+ * holding the marker have their hash and result under their index.
+ */
+interface Body {
+  paths: string;
+  size: number[];
+  mtime: number[];
+  ctime: number[];
+  found: [index: number, hash: string, result: FileResult][];
+}
 
 interface Header {
   format: string;
@@ -106,29 +117,45 @@ function isResult(x: unknown): x is FileResult {
   return (typeof r.language === "string" || r.language === null) && Array.isArray(r.tags) && Array.isArray(r.diagnostics);
 }
 
-function isRow(x: unknown): x is Row {
-  if (!Array.isArray(x) || x.length !== 6) return false;
-  const [rel, size, mtime, ctime, hash, result] = x as unknown[];
+const numbers = (x: unknown, length: number): x is number[] =>
+  Array.isArray(x) && x.length === length && x.every((n) => typeof n === "number");
+
+function isBody(x: unknown, entries: number): x is Body {
+  if (typeof x !== "object" || x === null) return false;
+  const b = x as Body;
   return (
-    typeof rel === "string" &&
-    typeof size === "number" &&
-    typeof mtime === "number" &&
-    typeof ctime === "number" &&
-    (typeof hash === "string" || hash === null) &&
-    (result === null || isResult(result))
+    typeof b.paths === "string" &&
+    numbers(b.size, entries) &&
+    numbers(b.mtime, entries) &&
+    numbers(b.ctime, entries) &&
+    Array.isArray(b.found) &&
+    b.found.every(
+      (f) => Array.isArray(f) && Number.isInteger(f[0]) && f[0] >= 0 && f[0] < entries && typeof f[1] === "string" && isResult(f[2]),
+    )
   );
 }
 
 const checksum = (body: string) => createHash("sha256").update(body).digest("base64");
 
+/** Paths under `base` are kept relative to it (shorter), others absolute. */
+class PathKeys {
+  private readonly prefix: string;
+  constructor(base: string) {
+    this.prefix = base.endsWith(path.sep) ? base : base + path.sep;
+  }
+  key(absPath: string): string {
+    return absPath.startsWith(this.prefix) ? absPath.slice(this.prefix.length) : absPath;
+  }
+}
+
 export interface CacheFile {
   started: number;
-  /** Absolute path → entry. */
+  /** Path key (PathKeys) → entry. */
   entries: Map<string, CacheEntry>;
 }
 
 /** The cache at `file`, or null when it is missing, foreign, stale, truncated or corrupt. */
-export function readCacheFile(file: string, scope: string, base: string): CacheFile | null {
+export function readCacheFile(file: string, scope: string): CacheFile | null {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -143,13 +170,15 @@ export function readCacheFile(file: string, scope: string, base: string): CacheF
     if (header.key !== cacheKey() || header.scope !== scope || typeof header.started !== "number") return null;
     const body = text.slice(nl + 1);
     if (checksum(body) !== header.checksum) return null;
-    const rows = JSON.parse(body) as unknown;
-    if (!Array.isArray(rows) || rows.length !== header.entries) return null;
+    const parsed = JSON.parse(body) as unknown;
+    if (!Number.isInteger(header.entries) || !isBody(parsed, header.entries)) return null;
+    const paths = header.entries === 0 ? [] : parsed.paths.split("\n");
+    if (paths.length !== header.entries) return null;
+    const found = new Map(parsed.found.map(([i, hash, result]) => [i, { hash, result }]));
     const entries = new Map<string, CacheEntry>();
-    for (const row of rows) {
-      if (!isRow(row)) return null;
-      const [rel, size, mtimeMs, ctimeMs, hash, result] = row;
-      entries.set(path.resolve(base, rel), { size, mtimeMs, ctimeMs, hash, result });
+    for (let i = 0; i < paths.length; i++) {
+      const f = found.get(i);
+      entries.set(paths[i], { size: parsed.size[i], mtimeMs: parsed.mtime[i], ctimeMs: parsed.ctime[i], hash: f?.hash ?? null, result: f?.result ?? null });
     }
     return { started: header.started, entries };
   } catch {
@@ -158,17 +187,26 @@ export function readCacheFile(file: string, scope: string, base: string): CacheF
 }
 
 /** Writes atomically: a temporary file in the same directory, then a rename over the old one. */
-export function writeCacheFile(file: string, scope: string, base: string, started: number, entries: Map<string, CacheEntry>): void {
-  const rows: Row[] = [];
-  for (const [absPath, e] of entries) rows.push([path.relative(base, absPath), e.size, e.mtimeMs, e.ctimeMs, e.hash, e.result]);
-  const body = JSON.stringify(rows);
-  const header: Header = { format: FORMAT, version: FORMAT_VERSION, key: cacheKey(), scope, started, entries: rows.length, checksum: checksum(body) };
+export function writeCacheFile(file: string, scope: string, started: number, entries: Map<string, CacheEntry>): void {
+  const body: Body = { paths: "", size: [], mtime: [], ctime: [], found: [] };
+  const paths: string[] = [];
+  for (const [key, e] of entries) {
+    if (key.includes("\n")) continue; // a file name with a newline: not cached
+    if (e.result && e.hash) body.found.push([paths.length, e.hash, e.result]);
+    paths.push(key);
+    body.size.push(e.size);
+    body.mtime.push(e.mtimeMs);
+    body.ctime.push(e.ctimeMs);
+  }
+  body.paths = paths.join("\n");
+  const text = JSON.stringify(body);
+  const header: Header = { format: FORMAT, version: FORMAT_VERSION, key: cacheKey(), scope, started, entries: paths.length, checksum: checksum(text) };
   const dir = path.dirname(file);
   mkdirSync(dir, { recursive: true });
   removeStaleTemps(dir);
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    writeFileSync(temp, `${JSON.stringify(header)}\n${body}`);
+    writeFileSync(temp, `${JSON.stringify(header)}\n${text}`);
     renameSync(temp, file);
   } catch (err) {
     try {
@@ -192,9 +230,18 @@ function removeStaleTemps(dir: string): void {
   }
 }
 
-export type Lookup = { hit: CacheEntry } | { miss: CacheEntry | null };
+export interface Lookup {
+  entry: CacheEntry;
+  /** The stamp was taken safely before the caching scan started: an equal stamp means unchanged. */
+  trusted: boolean;
+}
 
-const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+// speky:speky-ts#SCAN-CACHE
+/** Whether the file still has the cached stamp (size, mtime, ctime): then its content is the cached one. */
+export function isUnchanged(absPath: string, cached: FileStamp): boolean {
+  const st = statSync(absPath, { throwIfNoEntry: false });
+  return st !== undefined && st.isFile() && st.size === cached.size && st.mtimeMs === cached.mtimeMs && st.ctimeMs === cached.ctimeMs;
+}
 
 export interface ScanCacheOptions {
   /** What was scanned (roots and patterns): one cache file per scope. */
@@ -209,6 +256,7 @@ export interface ScanCacheOptions {
 export class ScanCache {
   readonly file: string;
   private readonly scope: string;
+  private readonly keys: PathKeys;
   private readonly started = Date.now();
   private readonly old: CacheFile | null;
   private readonly next = new Map<string, CacheEntry>();
@@ -217,29 +265,26 @@ export class ScanCache {
   constructor(private readonly options: ScanCacheOptions) {
     this.scope = createHash("sha256").update(JSON.stringify(options.scope)).digest("hex");
     this.file = path.join(options.dir ?? cacheDir(), `scan-${this.scope.slice(0, 24)}.json`);
-    this.old = readCacheFile(this.file, this.scope, options.base);
+    this.keys = new PathKeys(options.base);
+    this.old = readCacheFile(this.file, this.scope);
     if (!this.old) this.changed = true;
     else if (options.merge) for (const [p, e] of this.old.entries) this.next.set(p, e);
   }
 
-  // speky:speky-ts#SCAN-CACHE
   /**
-   * A hit when the file's stamp is the cached one and was taken safely before the caching
-   * scan started; otherwise a miss, with the cached entry (if any) whose result a file of
-   * the same content hash reuses.
+   * The cached entry of a file, if any, and whether its stamp can be trusted: a file changed
+   * again within the timestamp tick of the caching scan's read would have an equal stamp.
    */
-  lookup(absPath: string): Lookup {
-    const entry = this.old?.entries.get(absPath);
-    if (!entry) return { miss: null };
-    if (Math.max(entry.mtimeMs, entry.ctimeMs) >= this.old!.started - RACY_MS) return { miss: entry };
-    const st = statSync(absPath, { throwIfNoEntry: false });
-    if (!st || !st.isFile() || !sameStamp(entry, st)) return { miss: entry };
-    return { hit: entry };
+  lookup(absPath: string): Lookup | null {
+    const old = this.old;
+    const entry = old?.entries.get(this.keys.key(absPath));
+    if (!old || !entry) return null;
+    return { entry, trusted: Math.max(entry.mtimeMs, entry.ctimeMs) < old.started - RACY_MS };
   }
 
   /** The entry of a file visited by this run (`hit`: unchanged since the cached run). */
   record(absPath: string, entry: CacheEntry, hit: boolean): void {
-    this.next.set(absPath, entry);
+    this.next.set(this.keys.key(absPath), entry);
     if (!hit) this.changed = true;
   }
 
@@ -248,7 +293,7 @@ export class ScanCache {
     const dropped = !this.options.merge && this.old !== null && this.old.entries.size !== this.next.size;
     if (!this.changed && !dropped) return;
     try {
-      writeCacheFile(this.file, this.scope, this.options.base, this.started, this.next);
+      writeCacheFile(this.file, this.scope, this.started, this.next);
     } catch {
       // read-only or full disk: the next run scans cold
     }

@@ -75,10 +75,24 @@ class Pool {
     return slot;
   }
 
-  private async execute(tasks: FileTask[], onProgress: (done: number) => void): Promise<TaskOutcome[]> {
+  /** Starts the missing workers (they boot while the caller walks the tree). */
+  prepare(): void {
     clearTimeout(this.idle);
     for (let i = this.slots.length - 1; i >= 0; i--) if (!this.slots[i].alive) this.slots.splice(i, 1);
     while (this.slots.length < this.size) this.slots.push(this.spawn());
+    if (!this.run) this.rest();
+  }
+
+  /** Idle workers don't keep the process alive, and leave after IDLE_MS. */
+  private rest(): void {
+    for (const slot of this.slots) slot.worker.unref();
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.close(), IDLE_MS).unref();
+  }
+
+  private async execute(tasks: FileTask[], onProgress: (done: number) => void): Promise<TaskOutcome[]> {
+    this.prepare();
+    clearTimeout(this.idle);
     const queue: Batch[] = [];
     for (let start = 0; start < tasks.length; start += BATCH_FILES) {
       queue.push({ id: this.nextId++, start, tasks: tasks.slice(start, start + BATCH_FILES) });
@@ -94,8 +108,7 @@ class Pool {
     });
     this.run = null;
     await this.rescue(outcomes, tasks);
-    for (const slot of this.slots) slot.worker.unref();
-    this.idle = setTimeout(() => this.close(), IDLE_MS).unref();
+    this.rest();
     return outcomes;
   }
 
@@ -171,13 +184,13 @@ export interface RunOptions {
   onProgress?: (done: number) => void;
 }
 
-// speky:speky-ts#SCAN-SPEED
 /**
  * Settles every task, in parallel when it pays: many files to read go to the workers whole
  * (read, prefilter, parse); otherwise the files are read and prefiltered here and only the
  * parse of those holding the marker goes to the workers, when there is enough of it.
  * Outcomes are in task order.
  */
+// speky:speky-ts#SCAN-SPEED
 export async function runTasks(tasks: FileTask[], options: RunOptions = {}): Promise<TaskOutcome[]> {
   const onProgress = options.onProgress ?? (() => undefined);
   const size = options.parallel === true ? Math.max(2, poolSize()) : poolSize();

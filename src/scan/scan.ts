@@ -6,15 +6,14 @@
 // when it pays (pool.ts) → merge in file order, so the output is the same however it ran.
 import path from "node:path";
 import { compareDiagnostics, compareStrings, type Diagnostic } from "../diagnostics.js";
-import { ScanCache } from "./cache.js";
+import { isUnchanged, ScanCache } from "./cache.js";
 import type { RawTag } from "./engine.js";
 import type { FileResult } from "./file.js";
-import { languageForPath } from "./languages.js";
 import { runTasks } from "./pool.js";
 import { Progress } from "./progress.js";
 import type { CodeReference, ScanResult, ScanTarget } from "./types.js";
 import { expandPaths, expandTargets, expandTargetsFor, type FileJob } from "./walk.js";
-import { noTagsResult, type CacheEntry, type FileTask } from "./worker-task.js";
+import { noTagsResult, type CacheEntry, type FileTask, type TaskOutcome } from "./worker-task.js";
 
 export interface ScanOptions {
   /**
@@ -52,54 +51,65 @@ let lastTrace = performance.now();
 function trace(what: string): void {
   if (!TRACING) return;
   const now = performance.now();
-  process.stderr.write(`speky scan: ${what} (${(now - lastTrace).toFixed(0)} ms; at ${now.toFixed(0)} ms)\n`);
+  const rss = (process.memoryUsage.rss() / 1e6).toFixed(0);
+  process.stderr.write(`speky scan: ${what} (${(now - lastTrace).toFixed(0)} ms; at ${now.toFixed(0)} ms; rss ${rss} MB)\n`);
   lastTrace = now;
 }
 
 type Outcome = { result: FileResult } | { error: string };
 
-function outcomeOf(absPath: string, entry: CacheEntry): Outcome {
-  return { result: entry.result ?? noTagsResult(languageForPath(absPath)) };
-}
+/** The outcome of every file without the marker: they only count. */
+const NO_TAGS: Outcome = { result: noTagsResult(null) };
+
+const outcomeOf = (entry: CacheEntry): Outcome => (entry.result ? { result: entry.result } : NO_TAGS);
 
 /**
- * Every job's outcome, in job order: cached when the file is unchanged, else read (and parsed
- * if it holds the marker). A file that can't be read or scanned is a warning, not the end of
- * the scan.
+ * Every job's outcome, in job order: the cached one when the file is unchanged, else from a
+ * read (and a parse if it holds the marker). A file that can't be read or scanned is a
+ * warning, not the end of the scan.
  */
 async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanOptions): Promise<Outcome[]> {
   trace(`walk: ${jobs.length} files`);
   const outcomes = new Array<Outcome>(jobs.length);
   const tasks: FileTask[] = [];
   const taskJobs: number[] = [];
+  const previous: (CacheEntry | null)[] = [];
+  // Unchanged files are told here, one stat each: faster than starting workers to share them.
   jobs.forEach((job, i) => {
-    const found = cache ? cache.lookup(job.absPath) : { miss: null };
-    if ("hit" in found) {
-      cache!.record(job.absPath, found.hit, true);
-      outcomes[i] = outcomeOf(job.absPath, found.hit);
-    } else {
-      tasks.push({ absPath: job.absPath, cached: found.miss });
-      taskJobs.push(i);
+    const found = cache?.lookup(job.absPath);
+    if (found?.trusted && isUnchanged(job.absPath, found.entry)) {
+      cache!.record(job.absPath, found.entry, true);
+      outcomes[i] = outcomeOf(found.entry);
+      return;
     }
+    const entry = found?.entry ?? null;
+    tasks.push({ absPath: job.absPath, cached: entry && { size: entry.size, mtimeMs: entry.mtimeMs, ctimeMs: entry.ctimeMs, hash: entry.hash } });
+    taskJobs.push(i);
+    previous.push(entry);
   });
   trace(`cache: ${jobs.length - tasks.length} unchanged, ${tasks.length} to read`);
   const progress = new Progress(tasks.length);
+  let settled: TaskOutcome[];
   try {
-    const settled = await runTasks(tasks, { parallel: options.parallel, onProgress: (n) => progress.add(n) });
-    settled.forEach((outcome, k) => {
-      const i = taskJobs[k];
-      if ("error" in outcome) outcomes[i] = outcome;
-      else {
-        cache?.record(jobs[i].absPath, outcome.entry, false);
-        outcomes[i] = outcomeOf(jobs[i].absPath, outcome.entry);
-      }
-    });
+    settled = await runTasks(tasks, { parallel: options.parallel, onProgress: (n) => progress.add(n) });
   } finally {
     progress.end();
   }
-  trace(`read and parse`);
+  settled.forEach((outcome, k) => {
+    const i = taskJobs[k];
+    if ("error" in outcome) {
+      outcomes[i] = outcome;
+      return;
+    }
+    const before = previous[k];
+    // A reuse comes from a cached entry (the hash matched), never without.
+    const entry = "entry" in outcome ? outcome.entry : { ...before!, ...outcome.reuse };
+    cache?.record(jobs[i].absPath, entry, false);
+    outcomes[i] = outcomeOf(entry);
+  });
+  trace("read and parse");
   cache?.save();
-  trace(`cache saved`);
+  trace("cache saved");
   return outcomes;
 }
 
@@ -203,8 +213,21 @@ async function collect(jobs: FileJob[], targets: ScanTarget[], cache: ScanCache 
   return collector;
 }
 
-function openCache(enabled: boolean | undefined, scope: unknown, base: string, merge: boolean): ScanCache | null {
-  return enabled ? new ScanCache({ scope, base, merge }) : null;
+/** The deepest directory holding all of `paths` (where a scan's cache keeps paths relative to). */
+function commonDirectory(paths: string[]): string {
+  if (paths.length === 0) return path.resolve();
+  let common = paths[0];
+  for (const p of paths.slice(1)) {
+    while (common !== path.dirname(common) && p !== common && !p.startsWith(common.endsWith(path.sep) ? common : common + path.sep)) {
+      common = path.dirname(common);
+    }
+  }
+  return common;
+}
+
+function openCache(options: ScanOptions, scope: unknown, base: string, merge: boolean): ScanCache | null {
+  if (!options.cache) return null;
+  return new ScanCache({ scope, base, merge });
 }
 
 /** Scans the targets' code sources; a file matched by several targets is scanned once. */
@@ -212,7 +235,7 @@ export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Pr
   const started = performance.now();
   trace("start");
   const scope = { targets: targets.map((t) => [t.root, t.patterns]).sort((a, b) => compareStrings(JSON.stringify(a), JSON.stringify(b))) };
-  const cache = openCache(options.cache, scope, targets[0]?.root ?? process.cwd(), options.onlyFiles !== undefined);
+  const cache = openCache(options, scope, targets[0]?.root ?? process.cwd(), options.onlyFiles !== undefined);
   // Pre-commit mode matches the named files against the patterns: no walk of the whole tree.
   const jobs = options.onlyFiles ? await expandTargetsFor(targets, options.onlyFiles) : await expandTargets(targets);
   return (await collect(jobs, targets, cache, options)).result(started);
@@ -228,7 +251,7 @@ export async function scanPaths(
   const started = performance.now();
   trace("start");
   const target: ScanTarget = { project, root: path.resolve(cwd), patterns: [] };
-  const cache = openCache(options.cache, { paths: [target.root, paths] }, target.root, false);
+  const cache = openCache(options, { paths: [target.root, paths] }, commonDirectory(paths.map((p) => path.resolve(cwd, p))), false);
   const { jobs, missing } = await expandPaths(paths, target.root, target);
   const collector = await collect(jobs, [target], cache, options);
   for (const p of missing) collector.warn(toPosix(p), 0, 0, "no such file or directory");

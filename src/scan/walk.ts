@@ -6,8 +6,9 @@
 // files (unless the pattern names them), symbolic links followed, node_modules skipped unless
 // the pattern names it; `.git` is never walked.
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import picomatch from "picomatch";
+import type Picomatch from "picomatch";
 import { compareStrings } from "../diagnostics.js";
 import { languageForPath } from "./languages.js";
 import type { ScanTarget } from "./types.js";
@@ -157,12 +158,15 @@ interface CompiledGlob {
 }
 
 const globs = new Map<string, CompiledGlob | null>();
+/** Loaded with the first glob: a scan of plain paths doesn't pay for it. */
+let picomatch: typeof Picomatch | undefined;
 
 /** null: the pattern matches nothing by itself (no magic, or a lone negation). */
 function compileGlob(raw: string): CompiledGlob | null {
   let compiled = globs.get(raw);
   if (compiled !== undefined) return compiled;
   compiled = null;
+  picomatch ??= createRequire(import.meta.url)("picomatch") as typeof Picomatch;
   const pattern = normalised(raw);
   const negated = pattern.startsWith("!") && pattern[1] !== "(";
   const scanned = picomatch.scan(pattern);
@@ -244,14 +248,17 @@ export async function expandPaths(
   target: ScanTarget,
 ): Promise<{ jobs: FileJob[]; missing: string[] }> {
   const walker = new Walker();
-  const jobs = new Map<string, FileJob>();
+  const found: string[][] = [];
   const missing: string[] = [];
   for (const p of paths) {
     const absPath = path.resolve(cwd, p);
     const kind = kindOf(absPath);
     if (kind === null) missing.push(p);
-    const files = kind === "file" ? [absPath] : kind === "directory" ? walker.sourcesUnder(absPath, p) : [];
-    for (const f of files) if (!jobs.has(f)) jobs.set(f, { absPath: f, targets: [target] });
+    found.push(kind === "file" ? [absPath] : kind === "directory" ? walker.sourcesUnder(absPath, p) : []);
   }
-  return { jobs: sortedJobs(jobs), missing };
+  // One walk lists each file once: the set is needed only to merge several.
+  const files = found.length === 1 ? found[0] : [...new Set(found.flat())];
+  const targets = [target];
+  const jobs = files.sort(compareStrings).map((absPath) => ({ absPath, targets }));
+  return { jobs, missing };
 }

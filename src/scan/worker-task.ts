@@ -2,7 +2,7 @@
 // and decoded and parsed only when it holds one. Runs the same in a pool worker and inline.
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { scanFileBuffer, type FileResult } from "./file.js";
+import type { FileResult } from "./file.js";
 import { MARKER } from "./text.js";
 
 /** What a later run compares to tell an unchanged file without reading it. */
@@ -23,14 +23,22 @@ export interface CacheEntry extends FileStamp {
   result: FileResult | null;
 }
 
-export interface FileTask {
-  absPath: string;
-  /** The cached entry of a file whose stamp changed (or can't be trusted): its result is
-   * reused when the content hash is the same. */
-  cached: CacheEntry | null;
+/** What a worker needs of a cached entry: its result stays with the main thread. */
+export interface CachedStamp extends FileStamp {
+  hash: string | null;
 }
 
-export type TaskOutcome = { entry: CacheEntry } | { error: string };
+export interface FileTask {
+  absPath: string;
+  /** The cached entry's stamp and hash, if the file was cached (and changed, or may have). */
+  cached: CachedStamp | null;
+}
+
+export type TaskOutcome =
+  /** Same content as cached: the cached result stands, with this stamp. */
+  | { reuse: FileStamp }
+  | { entry: CacheEntry }
+  | { error: string };
 
 /** A file read, found to hold the marker, not parsed yet. */
 export interface PendingParse {
@@ -41,8 +49,9 @@ export interface PendingParse {
 }
 
 const MARKER_BYTES = Buffer.from(MARKER);
-/** Reused for every read of this thread: files are searched in place, copied only when tagged. */
-let scratch = Buffer.allocUnsafe(1 << 20);
+const CHUNK = 1 << 20;
+/** Reused by every read of this thread: files are searched in place, copied only when tagged. */
+const scratch = Buffer.allocUnsafe(CHUNK);
 
 const code = (err: unknown) => (err as NodeJS.ErrnoException).code ?? String(err);
 
@@ -55,7 +64,43 @@ export function noTagsResult(language: string | null): FileResult {
   return { language, tags: [], diagnostics: [] };
 }
 
-/** Reads the file (one open, fstat, read, close) and settles it unless it needs a parse. */
+/** Up to `length` bytes of `fd` from `position` into `into`; fewer at end of file. */
+function readAt(fd: number, into: Buffer, length: number, position: number): number {
+  let done = 0;
+  while (done < length) {
+    const n = readSync(fd, into, done, length - done, position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
+}
+
+/**
+ * The content if it holds the marker, else null. A file up to CHUNK is read once into the
+ * scratch buffer; a larger one is searched chunk by chunk (overlapping by the marker's length)
+ * and read whole only when it holds the marker: memory stays bounded by the tagged files.
+ */
+function contentWithMarker(fd: number, size: number): Buffer | null {
+  if (size <= CHUNK) {
+    const bytes = scratch.subarray(0, readAt(fd, scratch, size, 0));
+    return bytes.indexOf(MARKER_BYTES) < 0 ? null : Buffer.from(bytes);
+  }
+  const overlap = MARKER_BYTES.length - 1;
+  let found = false;
+  for (let position = 0; position < size && !found; position += CHUNK - overlap) {
+    const n = readAt(fd, scratch, Math.min(CHUNK, size - position), position);
+    found = scratch.subarray(0, n).indexOf(MARKER_BYTES) >= 0;
+    if (n < CHUNK) break;
+  }
+  if (!found) return null;
+  const whole = Buffer.allocUnsafe(size);
+  return whole.subarray(0, readAt(fd, whole, size, 0));
+}
+
+/**
+ * Reads the file (one open, fstat, read, close) and settles it, unless it holds the marker and
+ * its content isn't the cached one: then it needs a parse.
+ */
 export function readTask(task: FileTask): TaskOutcome | PendingParse {
   let fd: number;
   try {
@@ -64,34 +109,30 @@ export function readTask(task: FileTask): TaskOutcome | PendingParse {
     return { error: `cannot read file: ${code(err)}` };
   }
   let stamp: FileStamp;
-  let length = 0;
+  let content: Buffer | null;
   try {
     const st = fstatSync(fd);
     stamp = { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
-    if (st.size > scratch.length) scratch = Buffer.allocUnsafe(Math.max(st.size, scratch.length * 2));
-    // Until EOF: a file growing meanwhile is read up to its size at fstat, and its stamp says so.
-    while (length < st.size) {
-      const n = readSync(fd, scratch, length, st.size - length, length);
-      if (n === 0) break;
-      length += n;
-    }
+    // A file growing meanwhile is read up to its size at fstat, and its stamp says so.
+    content = contentWithMarker(fd, st.size);
   } catch (err) {
     return { error: `cannot read file: ${code(err)}` };
   } finally {
     closeSync(fd);
   }
-  const bytes = scratch.subarray(0, length);
-  if (bytes.indexOf(MARKER_BYTES) < 0) return { entry: { ...stamp, hash: null, result: null } };
-  const content = Buffer.from(bytes);
+  if (!content) return { entry: { ...stamp, hash: null, result: null } };
   const hash = contentHash(content);
-  const cached = task.cached;
-  if (cached && cached.hash === hash && cached.result) return { entry: { ...stamp, hash, result: cached.result } };
+  if (task.cached?.hash === hash) return { reuse: stamp };
   return { absPath: task.absPath, stamp, hash, content };
 }
 
+/** The parser stack (web-tree-sitter and the grammars), imported by the first file to parse. */
+let fileModule: Promise<typeof import("./file.js")> | undefined;
+
 export async function parsePending(pending: PendingParse): Promise<TaskOutcome> {
   try {
-    const result = await scanFileBuffer(pending.absPath, pending.content);
+    fileModule ??= import("./file.js");
+    const result = await (await fileModule).scanFileBuffer(pending.absPath, pending.content);
     return { entry: { ...pending.stamp, hash: pending.hash, result } };
   } catch (err) {
     return { error: `cannot scan file: ${err instanceof Error ? err.message : String(err)}` };

@@ -8,7 +8,6 @@ import type { Comment, Item, SourceLocation } from "./types.js";
 export interface Reference extends SourceLocation {
   field: "ref" | "prereq" | "about";
   id: string;
-  from: "requirement" | "test" | "comment";
 }
 
 export interface Collected {
@@ -31,13 +30,13 @@ export function locate(ctx: FileContext, at: Pos): SourceLocation {
 }
 
 /** Records the IDs a list of IDs names (those that are strings; others were reported). */
-export function collectReferences(ctx: FileContext, map: SMap, field: "ref" | "prereq", from: Reference["from"]): void {
+export function collectReferences(ctx: FileContext, map: SMap, field: "ref" | "prereq"): void {
   const list = entryOf(map, field)?.value;
   if (list?.type !== "seq") return;
   for (const id of list.items) {
     if (id.type === "scalar" && id.tag === "str") {
       const { line, column } = id;
-      ctx.out.references.push({ field, id: id.value as string, from, file: ctx.file, line, column });
+      ctx.out.references.push({ field, id: id.value as string, file: ctx.file, line, column });
     }
   }
 }

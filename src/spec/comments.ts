@@ -100,6 +100,6 @@ function addComment(ctx: FileContext, f: Fields, at: Pos, aboutAt: Pos): void {
     loc: locate(ctx, at),
   });
   if (f.about !== undefined) {
-    ctx.out.references.push({ field: "about", id: f.about as string, from: "comment", ...locate(ctx, aboutAt) });
+    ctx.out.references.push({ field: "about", id: f.about as string, ...locate(ctx, aboutAt) });
   }
 }

@@ -22,7 +22,8 @@ export async function readSpecFile(file: string): Promise<FileRead> {
       const mb = (stat.size / (1024 * 1024)).toFixed(1);
       return { problem: `file is too large (${mb} MB; the limit is ${MAX_FILE_BYTES / (1024 * 1024)} MB)` };
     }
-    return { real, text: await fs.promises.readFile(real, "utf8") };
+    // Decoded in one go: reading with an encoding decodes chunk by chunk into a rope.
+    return { real, text: (await fs.promises.readFile(real)).toString("utf8") };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     return { problem: err.code === "ENOENT" ? "file not found" : `cannot read the file (${err.code ?? err.message})` };

@@ -4,7 +4,7 @@
 import { collectReferences, locate, type FileContext } from "./collect.js";
 import { FILE_SPECS, REQUIREMENT, STEP, TEST, type ObjectSpec } from "./fields.js";
 import { describe, entryOf, stringValue, type SMap, type SNode } from "./node.js";
-import { readFields, type Fields } from "./read-fields.js";
+import { readFields } from "./read-fields.js";
 import type { Requirement, Step, Test } from "./types.js";
 
 /** IDs a code tag can name (speky:<project>#<ID>). */
@@ -30,15 +30,21 @@ export function readItemsFile(root: SMap, kind: "requirements" | "tests", ctx: F
     if (kind === "requirements") {
       const tags = (f.tags as string[] | undefined) ?? NONE;
       const r: Requirement = { kind: "requirement", id, category, long, tags, ref, ...origin, loc };
-      ctx.out.items.push(copyPresent(r, f, "short", "client_statement", "properties"));
-      collectReferences(ctx, map, "ref", "requirement");
+      // Optional fields are set only when given, so that absent ones stay absent (not undefined).
+      if (f.short !== undefined) r.short = f.short as string;
+      if (f.client_statement !== undefined) r.client_statement = f.client_statement as string;
+      if (f.properties !== undefined) r.properties = f.properties as Requirement["properties"];
+      ctx.out.items.push(r);
+      collectReferences(ctx, map, "ref");
     } else {
       const prereq = (f.prereq as string[] | undefined) ?? NONE;
       const steps = readSteps(f.steps as { items: SNode[] } | undefined, label, ctx);
       const t: Test = { kind: "test", id, category, long, ref, prereq, steps, ...origin, loc };
-      ctx.out.items.push(copyPresent(t, f, "short", "initial"));
-      collectReferences(ctx, map, "ref", "test");
-      collectReferences(ctx, map, "prereq", "test");
+      if (f.short !== undefined) t.short = f.short as string;
+      if (f.initial !== undefined) t.initial = f.initial as string;
+      ctx.out.items.push(t);
+      collectReferences(ctx, map, "ref");
+      collectReferences(ctx, map, "prereq");
     }
   });
 }
@@ -71,13 +77,11 @@ function readSteps(list: { items: SNode[] } | undefined, label: string, ctx: Fil
     }
     const s = readFields(node, STEP, where, ctx.report);
     const step: Step = { action: (s.action as string | undefined) ?? "" };
-    steps.push(copyPresent(step, s, "run", "expected", "sample", "sample_lang"));
+    if (s.run !== undefined) step.run = s.run as string;
+    if (s.expected !== undefined) step.expected = s.expected as string;
+    if (s.sample !== undefined) step.sample = s.sample as string;
+    if (s.sample_lang !== undefined) step.sample_lang = s.sample_lang as string;
+    steps.push(step);
   });
   return steps;
-}
-
-/** Copies the optional fields that were given, so that absent ones stay absent (not undefined). */
-function copyPresent<T extends object>(target: T, f: Fields, ...names: string[]): T {
-  for (const name of names) if (f[name] !== undefined) (target as Fields)[name] = f[name];
-  return target;
 }

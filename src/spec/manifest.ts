@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { FILE_SPECS, SOURCE_LINKS } from "./fields.js";
-import { entryOf, type Pos, type SMap, type SNode } from "./node.js";
+import { entryOf, type Pos, type SMap, type SScalar, type SSeq } from "./node.js";
 import { readFields } from "./read-fields.js";
 import type { FileReport } from "./report.js";
 
@@ -66,6 +66,6 @@ async function rootDirectory(map: SMap, absFile: string, written: string | undef
 /** The strings of a valid list field, each with its position. */
 function patterns(map: SMap, field: string, values: Record<string, unknown>): Written[] {
   if (values[field] === undefined) return [];
-  const list = entryOf(map, field)!.value as SNode & { items: SNode[] };
-  return list.items.map((item) => ({ text: (item as { value: string }).value, line: item.line, column: item.column }));
+  const list = entryOf(map, field)!.value as SSeq;
+  return list.items.map((item) => ({ text: (item as SScalar).value as string, line: item.line, column: item.column }));
 }

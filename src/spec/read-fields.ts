@@ -44,55 +44,65 @@ const plural = (noun: string) => (noun.endsWith("y") ? `${noun.slice(0, -1)}ies`
 
 const isText = (node: SNode) => node.type === "scalar" && node.tag === "str";
 
-/** The value of field `name` of the mapping `label` names (messages are built on errors only). */
+/**
+ * The value of field `name` of the mapping `label` names. Messages are built on errors only:
+ * this runs for every field of every item.
+ */
 function readField(node: SNode, field: FieldSpec, label: string, name: string, report: FileReport): unknown {
-  const what = () => `${label}: '${name}'`;
   switch (field.type) {
     case "kind":
       return undefined;
     case "string":
-      return isText(node) ? (node as SScalar).value : wrong(report, node, what(), "a string");
+      return isText(node) ? (node as SScalar).value : wrong(report, node, `${label}: '${name}'`, "a string");
     case "date": {
-      if (!isText(node)) return wrong(report, node, what(), "a date written dd/mm/yyyy");
+      if (!isText(node)) return wrong(report, node, `${label}: '${name}'`, "a date written dd/mm/yyyy");
       const problem = dateProblem((node as SScalar).value as string);
-      if (problem) report.error(node, `${what()} ${problem}`);
+      if (problem) report.error(node, `${label}: '${name}' ${problem}`);
       return problem ? undefined : (node as SScalar).value;
     }
     case "boolean":
-      return readBoolean(node, what(), report);
-    case "strings": {
-      if (node.type !== "seq") return wrong(report, node, what(), `a list of ${plural(field.of)}`);
-      let valid = true;
-      for (let i = 0; i < node.items.length; i++) {
-        const item = node.items[i];
-        if (!isText(item)) {
-          wrong(report, item, `${what()} item ${i + 1}`, "a string");
-          valid = false;
-        }
-      }
-      if (field.minItems && node.items.length < field.minItems) {
-        report.error(node, `${what()} must list at least ${field.minItems === 1 ? "one" : field.minItems} ${field.of}`);
-      }
-      return valid ? node.items.map((item) => (item as SScalar).value as string) : undefined;
-    }
-    case "properties": {
-      if (node.type !== "map") return wrong(report, node, what(), "a mapping of names to strings or integers");
-      const properties: Record<string, string | number> = {};
-      let valid = true;
-      for (const { key, value: v } of node.entries) {
-        if (v.type === "scalar" && (v.tag === "str" || v.tag === "int")) properties[key] = v.value as string | number;
-        else {
-          wrong(report, v, `${label}: property '${key}'`, "a string or an integer");
-          valid = false;
-        }
-      }
-      return valid ? properties : undefined;
-    }
+      return readBoolean(node, `${label}: '${name}'`, report);
+    case "strings":
+      return readStrings(node, field, `${label}: '${name}'`, report);
+    case "properties":
+      return readProperties(node, label, name, report);
     case "object":
-      return node.type === "map" ? node : wrong(report, node, what(), "a mapping");
+      return node.type === "map" ? node : wrong(report, node, `${label}: '${name}'`, "a mapping");
     case "objects":
-      return node.type === "seq" ? node : wrong(report, node, what(), `a list of ${field.of.name}s`);
+      return node.type === "seq" ? node : wrong(report, node, `${label}: '${name}'`, `a list of ${field.of.name}s`);
   }
+}
+
+function readStrings(node: SNode, field: FieldSpec & { type: "strings" }, what: string, report: FileReport) {
+  if (node.type !== "seq") return wrong(report, node, what, `a list of ${plural(field.of)}`);
+  let valid = true;
+  for (let i = 0; i < node.items.length; i++) {
+    const item = node.items[i];
+    if (!isText(item)) {
+      wrong(report, item, `${what} item ${i + 1}`, "a string");
+      valid = false;
+    }
+  }
+  if (field.minItems && node.items.length < field.minItems) {
+    report.error(node, `${what} must list at least ${field.minItems === 1 ? "one" : field.minItems} ${field.of}`);
+  }
+  return valid ? node.items.map((item) => (item as SScalar).value as string) : undefined;
+}
+
+function readProperties(node: SNode, label: string, name: string, report: FileReport) {
+  if (node.type !== "map") {
+    return wrong(report, node, `${label}: '${name}'`, "a mapping of names to strings or integers");
+  }
+  const properties: Record<string, string | number> = {};
+  let valid = true;
+  for (const { key, value: v } of node.entries) {
+    if (v.type === "scalar" && (v.tag === "str" || v.tag === "int")) properties[key] = v.value as string | number;
+    else {
+      wrong(report, v, `${label}: property '${key}'`, "a string or an integer");
+      valid = false;
+    }
+  }
+  return valid ? properties : undefined;
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { Diagnostic, Severity } from "../diagnostics.js";
 import type { Collected } from "./collect.js";
 import type { Written } from "./manifest.js";
-import type { FileReport } from "./report.js";
+import { formatPos, type FileReport } from "./report.js";
 import type { Item, SourceLocation } from "./types.js";
 
 // speky:speky-ts#SPEC-VALIDATE
@@ -16,8 +16,7 @@ export function validateReferences(collected: Collected, diagnostics: Diagnostic
   for (const item of collected.items) {
     const first = byId.get(item.id);
     if (first) {
-      const where = `${first.loc.file}:${first.loc.line}:${first.loc.column}`;
-      report("error", item.loc, `duplicate ID '${item.id}' (first defined at ${where})`);
+      report("error", item.loc, `duplicate ID '${item.id}' (first defined at ${formatPos(first.loc.file, first.loc)})`);
     } else byId.set(item.id, item);
   }
 

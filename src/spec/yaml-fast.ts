@@ -248,10 +248,10 @@ class SimpleYaml {
     }
     this.i = j;
     const content = body.slice(0, last - first + 1);
-    let text = folded ? fold(content) : content.join("\n");
     // Like the `yaml` package, count a break after every line, even an unterminated last one.
-    if (chomp === "+") text += "\n".repeat(1 + body.length - content.length);
-    else if (chomp === "") text += "\n";
+    const breaks = chomp === "+" ? 1 + body.length - content.length : chomp === "" ? 1 : 0;
+    // Joined with its final breaks in one go: a flat string, not a concatenation to keep.
+    const text = folded ? fold(content) + "\n".repeat(breaks) : content.concat(Array(breaks).fill("")).join("\n");
     return scalar("str", text, ln, col + 1);
   }
 

@@ -19,7 +19,6 @@ import { entryOf, scalar, type Pos, type SMap, type SNode } from "./node.js";
 import type { FileReport } from "./report.js";
 import { plainScalar, tagName, YAML_OPTIONS } from "./yaml-scalars.js";
 
-// speky:speky-ts#SPEC-SAFETY
 /**
  * Alias uses allowed in one file, weighted by how many aliases each aliased node holds itself
  * (the `yaml` package's maxAliasCount). Generous for real files, which rarely use aliases, yet
@@ -66,7 +65,9 @@ export function readYamlFully(text: string, report: FileReport): SNode | null | 
   }
   // PyYAML's safe_load refuses tags it does not know, so speky does: so do we.
   const unknownTags = doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED");
-  for (const w of unknownTags) report.error(pos(w.pos[0]), `YAML: ${yamlMessage(w.message)} (speky refuses unknown tags)`);
+  for (const w of unknownTags) {
+    report.error(pos(w.pos[0]), `YAML: ${yamlMessage(w.message)} (speky refuses unknown tags)`);
+  }
   if (unknownTags.length > 0) return undefined;
   for (const w of doc.warnings) report.warning(pos(w.pos[0]), `YAML: ${yamlMessage(w.message)}`);
   try {
@@ -121,6 +122,8 @@ class AstConverter {
     return this.convert(node) ?? scalar("null", null, parent.line, parent.column, "");
   }
 
+  // speky:speky-ts#SPEC-SAFETY
+  /** The node an alias names, shared, once the document passed the alias-bomb check. */
   private alias(node: Alias): SNode {
     if (!this.aliasesChecked) {
       this.aliasesChecked = true;

@@ -1,0 +1,10 @@
+import v8 from "node:v8";
+import fs from "node:fs";
+const tree=JSON.parse(fs.readFileSync("/tmp/speky-bench-tree-v1/tree.json"));
+const tasks=tree.planted.map(p=>({absPath:"/tmp/speky-bench-tree-v1/repo/"+p.file, cached:null}));
+const mb=(x)=>(x/1e6).toFixed(0);
+console.log("start rss", mb(process.memoryUsage.rss()));
+const {runTask}=await import("./dist/scan/worker-task.js");
+for (const t of tasks) await runTask(t);
+const m=process.memoryUsage(); const h=v8.getHeapStatistics();
+console.log("after rss", mb(m.rss), "heapTotal", mb(m.heapTotal), "heapUsed", mb(m.heapUsed), "external", mb(m.external), "arrayBuffers", mb(m.arrayBuffers), "malloced", mb(h.malloced_memory), "code", JSON.stringify(v8.getHeapCodeStatistics()));

@@ -1,0 +1,10 @@
+import fs from "node:fs";
+const tree=JSON.parse(fs.readFileSync("/tmp/speky-bench-tree-v1/tree.json"));
+const re=new RegExp(process.argv[2]);
+const tasks=tree.planted.filter(p=>re.test(p.file)).map(p=>({absPath:"/tmp/speky-bench-tree-v1/repo/"+p.file, cached:null}));
+const mb=(x)=>(x/1e6).toFixed(0);
+const r0=process.memoryUsage.rss();
+const {runTask}=await import("./dist/scan/worker-task.js");
+for (const t of tasks) await runTask(t);
+const m=process.memoryUsage();
+console.log(process.argv[2], tasks.length, "rss +", mb(m.rss-r0), "heapTotal", mb(m.heapTotal), "external", mb(m.external));
