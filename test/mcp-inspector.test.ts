@@ -22,10 +22,10 @@ const expected = (name: string): unknown =>
   JSON.parse(readFileSync(path.join(REPO, "fixtures/mcp/expected", `${name}.json`), "utf8"));
 
 describe.skipIf(!existsSync(INSPECTOR))("MCP Inspector CLI", () => {
-  it("lists the nine tools with no schema portability error", () => {
+  it("lists the thirteen tools with no schema portability error", () => {
     const run = inspect("--method", "tools/list", "--strict");
     expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout).tools).toHaveLength(9);
+    expect(JSON.parse(run.stdout).tools).toHaveLength(13);
     expect(run.stderr).toContain("0 errors");
   });
 

@@ -20,6 +20,10 @@ const TOOL_NAMES = [
   "least_tested_requirements",
   "list_all_tags",
   "list_all_ids",
+  "search_text",
+  "find_code_references",
+  "list_problems",
+  "get_status",
 ];
 
 const S = {
@@ -62,7 +66,7 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-  it("lists the nine tools with title, description, schemas and read-only annotations", async () => {
+  it("lists the tools (speky's nine, then ours) with title, description, schemas and read-only annotations", async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
     for (const tool of tools) {
@@ -79,6 +83,8 @@ describe("tools/list", () => {
       "tag",
       "category",
       "count",
+      "limit",
+      "cursor",
     ]);
   });
 });

@@ -7,9 +7,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { languageForPath } from "../scan/languages.js";
 
-const TREE_VERSION = 1;
+const TREE_VERSION = 4;
+/** node_modules copied as many times as needed (at most COPIES) for VENDOR_FILES files… */
 const COPIES = 5;
-/** Files in the whole tree: vendor copies first, generated files make up the rest. */
+const VENDOR_FILES = 20_000;
+/** …and generated files make up the rest of TOTAL_FILES. */
 const TOTAL_FILES = 25_000;
 /** A vendor file gets a tag above its first top-level function when it is small enough… */
 const PLANT_MAX_BYTES = 64 * 1024;
@@ -158,6 +160,7 @@ function build(dir: string): Omit<BenchTree, "dir" | "repo" | "manifest"> {
   let files = 0;
   let bytes = 0;
   let eligible = 0;
+  const untaggedVendor: string[] = [];
   const plans = new Map<string, { line: number; symbol: string; lines: string[] }>();
   for (const rel of vendor) {
     if (!/\.(?:m|c)?[jt]s$/.test(rel) || rel.endsWith(".d.ts")) continue;
@@ -169,11 +172,13 @@ function build(dir: string): Omit<BenchTree, "dir" | "repo" | "manifest"> {
     if (eligible++ % PLANT_EVERY !== 0) continue;
     plans.set(rel, { line, symbol: TOP_FUNCTION.exec(lines[line])![1], lines });
   }
-  for (let copy = 1; copy <= COPIES; copy++) {
+  for (let copy = 1; copy <= COPIES && files < VENDOR_FILES; copy++) {
     let k = 0;
     for (const rel of vendor) {
+      if (files >= VENDOR_FILES) break;
       const to = `vendor-${copy}/${renamed(rel)}`;
       const plan = plans.get(rel);
+      if (!plan) untaggedVendor.push(to);
       const abs = path.join(repo, to);
       if (plan) {
         const id = `V${copy}-${pad(k++)}`;
@@ -199,12 +204,14 @@ function build(dir: string): Omit<BenchTree, "dir" | "repo" | "manifest"> {
   }
   // Ten files a commit might touch: tagged and untagged, vendor and generated.
   const tagged = planted.filter((_, i) => i % Math.floor(planted.length / 5) === 0).slice(0, 5).map((p) => p.file);
-  const untagged = vendor.filter((rel) => !plans.has(rel)).filter((_, i, all) => i % Math.floor(all.length / 5) === 0);
-  const commitFiles = [...tagged, ...untagged.slice(0, 5).map((rel) => `vendor-2/${renamed(rel)}`)].map((rel) => path.join(repo, rel));
+  const untagged = untaggedVendor.filter((_, i, all) => i % Math.floor(all.length / 5) === 0).slice(0, 5);
+  const commitFiles = [...tagged, ...untagged].map((rel) => path.join(repo, rel));
 
   // The pre-commit bench's project: every planted ID is a requirement, so the check is clean.
   const requirements = ["kind: requirements", "category: functional", "requirements:"];
-  for (const p of planted) requirements.push(`  - id: ${p.id}`, `    short: Planted above ${p.symbol}`);
+  for (const p of planted) {
+    requirements.push(`  - id: ${p.id}`, `    short: Planted above ${p.symbol}`, `    long: The tag in ${p.file} documents ${p.symbol}.`);
+  }
   write(path.join(dir, "specs", "requirements.yaml"), requirements.join("\n") + "\n");
   write(
     path.join(dir, "speky.yaml"),

@@ -1,9 +1,10 @@
 // Entry of the `speky-mcp` binary. Everything is loaded, validated and scanned before the
-// transport connects; a load error is reported on stderr and exits 1 without serving.
+// transport connects; a load error is reported on stderr and exits 1 without serving. Once
+// serving, the files are watched and the model reloaded on change (src/live), unless --no-watch.
 // Exit codes: 0 clean (stdin closed), 1 load error, 2 usage error.
-import { hasErrors } from "../diagnostics.js";
+import { formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { flag, listOption, parseArgs, UsageError, type OptionSpec } from "../cli/args.js";
-import { loadModel } from "../model/load-model.js";
+import { LiveModel } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
 import { VERSION } from "../version.js";
 import { createLogger, type LogLevel, type Logger } from "./log.js";
@@ -13,11 +14,14 @@ import { LineStdioTransport } from "./transport.js";
 const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
 
 Usage:
-  speky-mcp PATH... [-C CSV]... [--quiet | --verbose]
+  speky-mcp PATH... [-C CSV]... [--no-watch] [--quiet | --verbose]
   speky-mcp --help | --version
 
 PATH is a manifest (kind: project) or a specification file; CSV is an extra comment file.
-Specs are loaded and the manifests' code_sources scanned before serving. Logs go to stderr.
+Specs are loaded and the manifests' code_sources scanned before serving. While serving, the
+spec files, the manifests' folders and the code sources are watched: a change reloads the
+model (invalid specs keep the last good one in service, and every answer says so).
+--no-watch serves the model loaded at start-up. Logs go to stderr.
 Exit codes: 0 when the client closes stdin, 1 when the specs do not load, 2 on usage errors.
 `;
 
@@ -25,6 +29,7 @@ const OPTIONS: OptionSpec[] = [
   { name: "comment-csv", short: "C", value: true, repeat: true },
   { name: "quiet", short: "q" },
   { name: "verbose" },
+  { name: "no-watch" },
   { name: "help", short: "h" },
   // -v is speky's short form of --version: kept so that speky's client configs work unchanged.
   { name: "version", short: "v" },
@@ -36,7 +41,11 @@ interface Invocation {
   paths: string[];
   csvs: string[];
   level: LogLevel;
+  watch: boolean;
 }
+
+/** Milliseconds of quiet after a change before reloading: an editor's save is several events. */
+const DEBOUNCE_MS = 100;
 
 function parse(argv: readonly string[]): Invocation | "help" | "version" {
   const args = parseArgs(argv, OPTIONS);
@@ -45,36 +54,62 @@ function parse(argv: readonly string[]): Invocation | "help" | "version" {
   if (flag(args, "quiet") && flag(args, "verbose")) throw new UsageError("--quiet and --verbose exclude each other");
   if (args.positionals.length === 0) throw new UsageError("missing manifest or specification file");
   const level: LogLevel = flag(args, "quiet") ? "quiet" : flag(args, "verbose") ? "verbose" : "normal";
-  return { paths: args.positionals, csvs: listOption(args, "comment-csv"), level };
+  return { paths: args.positionals, csvs: listOption(args, "comment-csv"), level, watch: !flag(args, "no-watch") };
 }
 
-async function load(invocation: Invocation, log: Logger): Promise<Model | null> {
+const counts = (model: Model) =>
+  `${model.requirementIds.length} requirements, ${model.testIds.length} tests and ` +
+  `${model.codeReferences.length} code references`;
+
+function logScan(model: Model, log: Logger): void {
+  if (!model.scanStats) return;
+  const s = model.scanStats;
+  log.debug(`scanned ${s.files} files (${s.files_with_tags} with tags, ${s.tags} tags) in ${Math.round(s.ms)} ms`);
+}
+
+async function load(invocation: Invocation, log: Logger): Promise<LiveModel | null> {
   const started = performance.now();
-  const { model, diagnostics } = await loadModel(invocation.paths, { csvs: invocation.csvs });
+  const { live, diagnostics } = await LiveModel.open(invocation.paths, { csvs: invocation.csvs }, DEBOUNCE_MS);
   for (const d of diagnostics) log.diagnostic(d);
-  if (!model || hasErrors(diagnostics)) return null;
+  if (!live || hasErrors(diagnostics)) return null;
+  const model = live.current;
   for (const d of model.scanDiagnostics) log.diagnostic(d);
   const ms = Math.round(performance.now() - started);
-  log.info(
-    `loaded ${model.requirementIds.length} requirements, ${model.testIds.length} tests and ` +
-      `${model.codeReferences.length} code references in ${ms} ms; serving on stdio`,
-  );
-  if (model.scanStats) {
-    const s = model.scanStats;
-    log.debug(`scanned ${s.files} files (${s.files_with_tags} with tags, ${s.tags} tags) in ${Math.round(s.ms)} ms`);
-  }
-  return model;
+  log.info(`loaded ${counts(model)} in ${ms} ms; serving on stdio`);
+  logScan(model, log);
+  return live;
 }
 
-async function serve(model: Model, log: Logger): Promise<void> {
-  const server = createServer(() => model);
+// speky:speky-ts#LIVE-WATCH
+async function serve(live: LiveModel, invocation: Invocation, log: Logger): Promise<void> {
+  const server = createServer(
+    () => live.current,
+    () => live.snapshot(),
+  );
+  live.on("swapped", (model, idsChanged) => {
+    log.info(`reloaded: ${counts(model)}${idsChanged ? " (IDs changed)" : ""}`);
+    logScan(model, log);
+    // Warnings were printed at start-up; repeating them on every reload would drown the log.
+    for (const d of live.snapshot().problems) log.debug(formatDiagnostic(d));
+    if (idsChanged) void server.sendResourceListChanged();
+  });
+  live.on("rejected", (problems) => {
+    log.warn("the specification no longer loads; still serving the model loaded before:");
+    for (const d of problems) log.diagnostic(d);
+  });
+  live.on("warning", (message) => log.warn(message));
   const transport = new LineStdioTransport();
   transport.onerror = (error) => log.warn(`transport: ${error.message}`);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;
   });
   await server.connect(transport);
+  if (invocation.watch) {
+    live.startWatching();
+    log.debug(`watching ${live.watchedDirectories().length} directories`);
+  }
   await closed;
+  live.stopWatching();
   log.debug("stdin closed, exiting");
 }
 
@@ -96,16 +131,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const log = createLogger(invocation.level);
-  let model: Model | null;
+  let live: LiveModel | null;
   try {
-    model = await load(invocation, log);
+    live = await load(invocation, log);
   } catch (error) {
     log.error(`cannot load the specification: ${error instanceof Error ? error.message : String(error)}`);
     if (error instanceof Error && error.stack) log.debug(error.stack);
     return 1;
   }
-  if (!model) return 1;
-  await serve(model, log);
+  if (!live) return 1;
+  await serve(live, invocation, log);
   return 0;
 }
 

@@ -50,3 +50,11 @@ export const testCodeRef = z.object({
 });
 
 export const requirementList = { requirements: z.array(summary) };
+
+export const problem = z.object({
+  file: z.string().describe("Displayed path; empty when the problem concerns no file"),
+  line: z.number().int().describe("1-based; 0 when the problem concerns the whole file"),
+  column: z.number().int().describe("1-based; 0 when the problem concerns the whole file"),
+  severity: z.enum(["error", "warning"]),
+  message: z.string(),
+});

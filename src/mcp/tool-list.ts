@@ -8,7 +8,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
 import { ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { READ_ONLY, type ToolSpec } from "./tool.js";
+import { inputShape, outputShape, READ_ONLY, type ToolSpec } from "./tool.js";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -31,9 +31,9 @@ export function describeTool(spec: ToolSpec): Tool {
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    inputSchema: toJsonSchemaCompat(z.object(spec.input), { strictUnions: true, pipeStrategy: "input" }) as Tool["inputSchema"],
+    inputSchema: toJsonSchemaCompat(z.object(inputShape(spec)), { strictUnions: true, pipeStrategy: "input" }) as Tool["inputSchema"],
     outputSchema: resultOrError(
-      toJsonSchemaCompat(z.object(spec.output), { strictUnions: true, pipeStrategy: "output" }),
+      toJsonSchemaCompat(z.object(outputShape(spec)), { strictUnions: true, pipeStrategy: "output" }),
     ) as Tool["outputSchema"],
     annotations: { ...READ_ONLY },
   };

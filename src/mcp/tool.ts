@@ -1,11 +1,14 @@
 // What a tool module provides (schemas and a pure `run` over the model), and the one place
 // that turns a run into an MCP result: structuredContent plus the same JSON as one compact
-// text block, or a domain error as an isError result carrying {error}.
+// text block, or a domain error as an isError result carrying {error}. Paging of list answers
+// (paging.ts) and the stale-model note in `_meta` are added here too, for every tool alike.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { z } from "zod";
+import { z } from "zod";
+import { staleNote, type LiveState } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
 import { cachedAnswer } from "./answer-cache.js";
+import { CursorError, pageOf, pagingInput, pagingOutput, splitPaging } from "./paging.js";
 
 /** A domain error (unknown ID, tag or category, wrong kind): answered, never thrown to the protocol. */
 export class ToolError extends Error {}
@@ -16,16 +19,37 @@ export interface ToolSpec<I extends z.ZodRawShape = z.ZodRawShape, O extends z.Z
   description: string;
   input: I;
   output: O;
+  /**
+   * The output's list fields, in order, when the tool pages: it then also takes `limit` and
+   * `cursor` and may answer `nextCursor` (paging.ts).
+   */
+  pages?: readonly (keyof O & string)[];
+  /** Page size when the call gives no `limit`; undefined: the whole list. */
+  defaultLimit?: number;
+  /** The answer depends on more than the model (reload problems): never memoized. */
+  live?: boolean;
   // Method syntax on purpose: tools with different argument types fit one list.
-  run(model: Model, args: z.objectOutputType<I, z.ZodTypeAny>): z.objectOutputType<O, z.ZodTypeAny>;
+  run(model: Model, args: z.objectOutputType<I, z.ZodTypeAny>, state: LiveState): z.objectOutputType<O, z.ZodTypeAny>;
 }
 
 export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(spec: ToolSpec<I, O>): ToolSpec<I, O> {
   return spec;
 }
 
+/** The arguments a client may pass: the tool's own, and the paging ones when it pages. */
+export function inputShape(spec: ToolSpec): z.ZodRawShape {
+  return spec.pages ? { ...spec.input, ...pagingInput } : spec.input;
+}
+
+export function outputShape(spec: ToolSpec): z.ZodRawShape {
+  return spec.pages ? { ...spec.output, ...pagingOutput } : spec.output;
+}
+
 // Every tool only reads the loaded model: clients may call them freely and retry them.
 export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
+
+/** `_meta` key of the note carried by every result while the last good model is served. */
+export const STALE_META_KEY = "speky-ts/stale";
 
 export function success(content: object): CallToolResult {
   return {
@@ -39,30 +63,54 @@ export function failure(message: string): CallToolResult {
   return { ...success(content), isError: true };
 }
 
-export function runTool(spec: ToolSpec, model: Model, args: Record<string, unknown>): CallToolResult {
-  return cachedAnswer(model, `${spec.name}\0${JSON.stringify(args)}`, () => {
+function compute(spec: ToolSpec, state: LiveState, args: Record<string, unknown>): CallToolResult {
+  try {
+    return success(spec.run(state.model, args, state));
+  } catch (error) {
+    if (error instanceof ToolError) return failure(error.message);
+    throw error;
+  }
+}
+
+/** A state for a model served as it is, without watching. */
+export function fixedState(model: Model, loadedAt = new Date()): LiveState {
+  return { model, loadedAt, problems: [], stale: false };
+}
+
+/** Answers one call against one state: the caller reads the state once, so one model serves the whole call. */
+export function runTool(spec: ToolSpec, state: LiveState, args: Record<string, unknown>): CallToolResult {
+  const { query, page } = spec.pages ? splitPaging(args) : { query: args, page: {} };
+  const full = spec.live
+    ? compute(spec, state, query)
+    : cachedAnswer(state.model, `${spec.name}\0${JSON.stringify(query)}`, () => compute(spec, state, query));
+  let result = full;
+  if (spec.pages && !full.isError) {
     try {
-      return success(spec.run(model, args));
+      const cut = pageOf(spec.name, query, full, spec.pages, page, spec.defaultLimit);
+      result = "whole" in cut ? cut.whole : success(cut.structured);
     } catch (error) {
-      if (error instanceof ToolError) return failure(error.message);
-      throw error;
+      if (!(error instanceof CursorError)) throw error;
+      result = failure(error.message);
     }
-  });
+  }
+  const note = staleNote(state);
+  // A copy: `full` may be the memoized answer shared by later calls.
+  return note === null ? result : { ...result, _meta: { ...result._meta, [STALE_META_KEY]: note } };
 }
 
 // The outputSchema is published by our own tools/list (tool-list.ts), not given to McpServer:
 // McpServer would re-check every result with zod, which costs more than the call itself on
 // the large answers (tens of milliseconds for 10,000 summaries). The e2e suites check every
 // answer against the published schema instead, through the SDK client.
-export function registerTool(server: McpServer, getModel: () => Model, spec: ToolSpec): void {
+export function registerTool(server: McpServer, getState: () => LiveState, spec: ToolSpec): void {
   server.registerTool(
     spec.name,
     {
       title: spec.title,
       description: spec.description,
-      inputSchema: spec.input,
+      inputSchema: inputShape(spec),
       annotations: READ_ONLY,
     },
-    (args: Record<string, unknown>) => runTool(spec, getModel(), args),
+    (args: Record<string, unknown>) => runTool(spec, getState(), args),
   );
 }

@@ -13,16 +13,31 @@ export interface TagAtPlace {
   /** What the ID names; "unknown" for a tag naming no loaded ID. */
   kind: "requirement" | "test" | "unknown";
   short?: string;
+  url?: string;
 }
 
-/** The displayed form of a path a client may send as absolute, `./x` or `a\\b`. */
+const toPosix = (p: string) => p.replace(/\\/g, "/");
+
+/**
+ * The absolute paths a client's `file` may mean. Displayed paths are relative to the root of
+ * the manifest that owns the tag; a client may also send a path relative to another root
+ * (the top project's, for a sub-project's file), an absolute path, `./x` or `a\\b`.
+ */
 function candidatePaths(model: Model, file: string): Set<string> {
-  const slashed = file.replace(/\\/g, "/");
-  const names = new Set([path.posix.normalize(slashed)]);
-  if (path.isAbsolute(file)) {
-    for (const m of model.manifests) names.add(path.relative(m.root, file).split(path.sep).join("/"));
+  const given = toPosix(file);
+  const candidates = new Set<string>();
+  if (path.isAbsolute(file) || path.posix.isAbsolute(given)) candidates.add(path.resolve(file));
+  else for (const m of model.manifests) candidates.add(path.resolve(m.root, given));
+  return candidates;
+}
+
+function rootsByProject(model: Model): Map<string, string[]> {
+  const roots = new Map<string, string[]>();
+  for (const m of model.manifests) {
+    const key = m.name.toLowerCase();
+    roots.set(key, [...(roots.get(key) ?? []), m.root]);
   }
-  return names;
+  return roots;
 }
 
 function describe(model: Model, ref: CodeReference): TagAtPlace {
@@ -35,16 +50,27 @@ function describe(model: Model, ref: CodeReference): TagAtPlace {
     id: ref.id,
     kind: item ? item.kind : "unknown",
     ...(item?.short ? { short: item.short } : {}),
+    ...(ref.url ? { url: ref.url } : {}),
   };
 }
 
+/** Where the tagged thing starts: its first tag, or its definition if written above the tag. */
+const startOf = (r: CodeReference) => Math.min(r.line, r.tag_line);
+
+/**
+ * The code references of `file` (every one, in line order), or with `line` the ones of the
+ * tagged definition nearest at or above that line (all its tags), or the free tag there.
+ */
 // speky:speky-ts#MCP-FIND-CODE-REFERENCES
 export function findCodeReferences(model: Model, file: string, line?: number): TagAtPlace[] {
-  const names = candidatePaths(model, file);
-  const inFile = model.codeReferences.filter((r) => names.has(r.file));
+  const wanted = candidatePaths(model, file);
+  const roots = rootsByProject(model);
+  const allRoots = model.manifests.map((m) => m.root);
+  const inFile = model.codeReferences.filter((r) =>
+    (roots.get(r.project.toLowerCase()) ?? allRoots).some((root) => wanted.has(path.resolve(root, r.file))),
+  );
   if (line === undefined) return inFile.map((r) => describe(model, r));
-  // The references nearest above the line: every tag of that one definition.
   let nearest = -1;
-  for (const r of inFile) if (r.line <= line && r.line > nearest) nearest = r.line;
+  for (const r of inFile) if (startOf(r) <= line && r.line > nearest) nearest = r.line;
   return inFile.filter((r) => r.line === nearest).map((r) => describe(model, r));
 }

@@ -32,8 +32,15 @@ const WEIGHTS = { id: 6, short: 3, client_statement: 1.5, long: 1, steps: 1 } as
 const K1 = 1.2;
 const B = 0.75;
 
+/** Lower-case words without their accents ("Délai" → "delai"): a decomposed accent would split the word. */
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().normalize("NFKD").match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    text
+      .toLowerCase()
+      .normalize("NFKD")
+      .replace(/\p{M}+/gu, "")
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 function fieldsOf(item: Item): [keyof typeof WEIGHTS, string][] {
@@ -74,10 +81,12 @@ function indexOf(model: Model): Index {
   return index;
 }
 
-/** Query terms also match longer words they start ("time" finds "timeouts"). */
+/** A word found only by its prefix counts less than the word itself. */
+const PREFIX_FACTOR = 0.7;
+
+/** The term itself first, then the longer words it starts ("time" finds "timeouts"). */
 function expand(index: Index, term: string): string[] {
-  const matches = [...index.frequency.keys()].filter((t) => t.startsWith(term));
-  return matches.length > 0 ? matches : [term];
+  return [term, ...[...index.frequency.keys()].filter((t) => t !== term && t.startsWith(term))];
 }
 
 // speky:speky-ts#MCP-SEARCH-TEXT
@@ -97,7 +106,7 @@ export function searchText(model: Model, query: string, kind?: Item["kind"], lim
         const df = index.frequency.get(term) ?? 0;
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
         const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + (B * doc.length) / index.averageLength));
-        best = Math.max(best, idf * norm);
+        best = Math.max(best, idf * norm * (term === alternatives[0] ? 1 : PREFIX_FACTOR));
       }
       score += best;
     }

@@ -253,6 +253,22 @@ export interface ScanCacheOptions {
   dir?: string;
 }
 
+/** What the last saved ScanCache of this process did (tests and the bench look). */
+export interface CacheRun {
+  file: string;
+  /** Files told unchanged by their stamp, not read. */
+  hits: number;
+  /** Files read (new, changed, or whose stamp couldn't be trusted). */
+  misses: number;
+  written: boolean;
+}
+
+let lastRun: CacheRun | null = null;
+
+export function lastCacheRun(): CacheRun | null {
+  return lastRun;
+}
+
 export class ScanCache {
   readonly file: string;
   private readonly scope: string;
@@ -261,6 +277,8 @@ export class ScanCache {
   private readonly old: CacheFile | null;
   private readonly next = new Map<string, CacheEntry>();
   private changed = false;
+  private hits = 0;
+  private misses = 0;
 
   constructor(private readonly options: ScanCacheOptions) {
     this.scope = createHash("sha256").update(JSON.stringify(options.scope)).digest("hex");
@@ -285,15 +303,21 @@ export class ScanCache {
   /** The entry of a file visited by this run (`hit`: unchanged since the cached run). */
   record(absPath: string, entry: CacheEntry, hit: boolean): void {
     this.next.set(this.keys.key(absPath), entry);
-    if (!hit) this.changed = true;
+    if (hit) this.hits++;
+    else {
+      this.misses++;
+      this.changed = true;
+    }
   }
 
   /** Writes the cache if this run changed it; a cache that can't be written is no error. */
   save(): void {
     const dropped = !this.options.merge && this.old !== null && this.old.entries.size !== this.next.size;
+    lastRun = { file: this.file, hits: this.hits, misses: this.misses, written: false };
     if (!this.changed && !dropped) return;
     try {
       writeCacheFile(this.file, this.scope, this.started, this.next);
+      lastRun.written = true;
     } catch {
       // read-only or full disk: the next run scans cold
     }

@@ -31,15 +31,24 @@ export type Kind = (typeof KINDS)[number];
 /** dd/mm/yyyy, one- or two-digit day and month, as Python's strptime('%d/%m/%Y') reads it. */
 export const DATE_PATTERN = "^([0-9]{1,2})/([0-9]{1,2})/([0-9]{4})$";
 
-const ID_DESCRIPTION = "Unique across all loaded requirements and tests, e.g. REQ-001. By convention [A-Z][A-Z0-9_-]+.";
+/** The fields every item has, as speky's SpecItem base class: id, short, long. */
+function itemFields(item: string, long: string): Record<string, FieldSpec> {
+  return {
+    id: {
+      type: "string",
+      required: true,
+      description: "Unique across all loaded requirements and tests, e.g. REQ-001. By convention [A-Z][A-Z0-9_-]+.",
+    },
+    short: { type: "string", description: `The ${item} summarized in a few words, on one line.` },
+    long: { type: "string", required: true, description: long },
+  };
+}
 
 export const REQUIREMENT: ObjectSpec = {
   name: "requirement",
   description: "A requirement.",
   fields: {
-    id: { type: "string", required: true, description: ID_DESCRIPTION },
-    short: { type: "string", description: "The requirement summarized in a few words, on one line." },
-    long: { type: "string", required: true, description: "The full statement of the requirement." },
+    ...itemFields("requirement", "The full statement of the requirement."),
     tags: {
       type: "strings",
       of: "tag",
@@ -71,9 +80,7 @@ export const TEST: ObjectSpec = {
   name: "test",
   description: "A test procedure validating requirements.",
   fields: {
-    id: { type: "string", required: true, description: ID_DESCRIPTION },
-    short: { type: "string", description: "The test summarized in a few words, on one line." },
-    long: { type: "string", required: true, description: "What the test checks." },
+    ...itemFields("test", "What the test checks."),
     ref: {
       type: "strings",
       of: "ID",

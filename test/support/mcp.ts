@@ -16,12 +16,20 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export async function connect(args: string[] = [MCP_FIXTURE]): Promise<Session> {
+export interface ConnectOptions {
+  /** Working directory of the server; default the repository. */
+  cwd?: string;
+  /** Extra environment variables (merged over the SDK's safe default set). */
+  env?: Record<string, string>;
+}
+
+export async function connect(args: string[] = [MCP_FIXTURE], options: ConnectOptions = {}): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [MCP_MAIN, ...args],
-    cwd: REPO,
+    cwd: options.cwd ?? REPO,
     stderr: "pipe",
+    ...(options.env ? { env: options.env } : {}),
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));

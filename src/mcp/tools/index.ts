@@ -1,13 +1,17 @@
-// The nine tools, in the order tools/list presents them.
+// The tools, in the order tools/list presents them: speky's nine, then ours.
 import type { ToolSpec } from "../tool.js";
+import { findCodeReferencesTool } from "./find-code-references.js";
 import { getRequirementTool } from "./get-requirement.js";
+import { getStatusTool } from "./get-status.js";
 import { getTestTool } from "./get-test.js";
 import { leastTestedRequirementsTool } from "./least-tested-requirements.js";
 import { listAllIdsTool } from "./list-all-ids.js";
 import { listAllTagsTool } from "./list-all-tags.js";
+import { listProblemsTool } from "./list-problems.js";
 import { listReferencesToTool } from "./list-references-to.js";
 import { searchRequirementsTool } from "./search-requirements.js";
 import { searchTestsTool } from "./search-tests.js";
+import { searchTextTool } from "./search-text.js";
 import { testPlanCoverageTool } from "./test-plan-coverage.js";
 
 export const TOOLS: readonly ToolSpec[] = [
@@ -20,4 +24,8 @@ export const TOOLS: readonly ToolSpec[] = [
   leastTestedRequirementsTool,
   listAllTagsTool,
   listAllIdsTool,
+  searchTextTool,
+  findCodeReferencesTool,
+  listProblemsTool,
+  getStatusTool,
 ];

@@ -48,5 +48,6 @@ export const leastTestedRequirementsTool = defineTool({
       }),
     ),
   },
+  pages: ["requirements"],
   run: (model, { tag, category, count }) => ({ requirements: leastTested(model, tag, category, count) }),
 });

@@ -6,8 +6,10 @@ export const listAllIdsTool = defineTool({
   title: "List all IDs",
   description:
     "Every requirement ID and every test ID, each list sorted: an overview of the specification and a way " +
-    "to pick a fresh ID that does not collide.",
+    "to pick a fresh ID that does not collide. With limit, pages run through the requirements, then the tests.",
   input: {},
   output: { requirements: z.array(z.string()), tests: z.array(z.string()) },
+  // Paged as one sequence: the requirements, then the tests.
+  pages: ["requirements", "tests"],
   run: (model) => ({ requirements: [...model.requirementIds], tests: [...model.testIds] }),
 });

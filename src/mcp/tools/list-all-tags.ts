@@ -10,5 +10,6 @@ export const listAllTagsTool = defineTool({
     "Use it before filtering search_requirements or least_tested_requirements by tag.",
   input: {},
   output: { tags: z.array(z.string()) },
+  pages: ["tags"],
   run: (model) => ({ tags: [...model.tags.keys()].sort(compareStrings) }),
 });

@@ -11,6 +11,7 @@ export const listReferencesToTool = defineTool({
     "search_tests with tester_of.",
   input: { id: schema.idArg },
   output: schema.requirementList,
+  pages: ["requirements"],
   run: (model, { id }) => {
     if (!model.byId.has(id)) throw new ToolError(`Requirement ${id} not found`);
     return { requirements: sortedSummaries(model.referencedBy.get(id) ?? []) };

@@ -22,5 +22,6 @@ export const searchRequirementsTool = defineTool({
     category: z.string().optional().describe("Exact requirement category, e.g. functional"),
   },
   output: schema.requirementList,
+  pages: ["requirements"],
   run: (model, { tag, category }) => searchRequirements(model, tag, category),
 });

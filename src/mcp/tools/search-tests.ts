@@ -16,6 +16,7 @@ export const searchTestsTool = defineTool({
     tester_of: z.string().optional().describe("Requirement ID: only the tests whose ref names it"),
   },
   output: { tests: z.array(schema.brief) },
+  pages: ["tests"],
   run: (model, { category, tester_of }) => ({
     tests: uniqueSorted(testsMatching(model, category, tester_of)).map(brief),
   }),

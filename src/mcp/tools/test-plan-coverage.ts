@@ -48,7 +48,7 @@ export const testPlanCoverageTool = defineTool({
     "(tests exist, none automated), partially_manual_test_plan (some tests automated), automated_test_plan " +
     "(every test automated). A test is automated when code tagged with its ID is an automated test. Covers " +
     "the categories each project manifest lists in coverage_categories, or the one category asked for. " +
-    "Use it to find coverage gaps before a release.",
+    "Use it to find coverage gaps before a release. With limit, pages run through the four lists in this order.",
   input: { category: z.string().optional().describe("Exact requirement category to report instead") },
   output: {
     no_test_plan: bucket("Requirements no test refers to"),
@@ -56,5 +56,7 @@ export const testPlanCoverageTool = defineTool({
     partially_manual_test_plan: bucket("Requirements with both manual and automated tests"),
     automated_test_plan: bucket("Requirements whose tests are all automated"),
   },
+  // Paged as one sequence: the four buckets in this order.
+  pages: ["no_test_plan", "manual_test_plan", "partially_manual_test_plan", "automated_test_plan"],
   run: (model, { category }) => testPlanCoverage(model, category),
 });

@@ -1,0 +1,285 @@
+// `npm run bench`: spec loading, scan speed against `rg -l speky:`, pre-commit mode and the MCP
+// server, in one run, with the issue's goals checked in a closing table. The scans run the
+// built CLI (bin/speky.js) as child processes, like users run it; each timing is the best of
+// a few runs (the machine is shared), the peak RSS the worst.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os, { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadSpecs } from "../spec/load.js";
+import { generateLargeSpec } from "../spec/generate.js";
+import { benchMcp } from "./mcp-latency.js";
+import { writeTaggedSources } from "./tagged-sources.js";
+import { profileLines, summarizeProfiles } from "./profile.js";
+import { BENCH_PROJECT, ensureBenchTree, type BenchTree } from "./tree.js";
+
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const BIN = path.join(PACKAGE_ROOT, "bin/speky.js");
+const RG = "/usr/bin/rg";
+const TIME = "/usr/bin/time";
+/** The MCP bench's project (src/bench/mcp-latency.ts), for our cold scan of the same files. */
+const MCP_SIZE = { requirements: 10_000, tests: 20_000, codeReferences: 50_000 };
+
+const GOALS = { coldOverRg: 3, warmOverRg: 1, rssMb: 300, precommitMs: 500, mcpSlackMs: 200 };
+
+const log = (line = "") => console.log(line);
+const fmtMs = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
+
+interface Run {
+  ms: number;
+  /** Peak RSS of the child (all its threads), from /usr/bin/time; null without it. */
+  rssMb: number | null;
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** One child process, timed from spawn to exit. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Run {
+  const timed = existsSync(TIME);
+  const started = performance.now();
+  const child = spawnSync(timed ? TIME : command, timed ? ["-f", "@@rss %M", command, ...args] : args, {
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const ms = performance.now() - started;
+  let stderr = child.stderr ?? "";
+  let rssMb: number | null = null;
+  const m = /@@rss (\d+)\s*$/.exec(stderr);
+  if (m) {
+    rssMb = Number(m[1]) / 1024;
+    stderr = stderr.slice(0, m.index);
+  }
+  return { ms, rssMb, status: child.status, stdout: child.stdout ?? "", stderr };
+}
+
+function speky(args: string[], env: NodeJS.ProcessEnv = {}): Run {
+  const r = run(process.execPath, [BIN, ...args], env);
+  if (r.status !== 0 && r.status !== 1) throw new Error(`speky ${args.join(" ")} exited ${r.status}: ${r.stderr.trim()}`);
+  return r;
+}
+
+function best(runs: Run[]): Run {
+  return runs.reduce((a, b) => (b.ms < a.ms ? b : a));
+}
+
+function peakRss(runs: Run[]): number | null {
+  const values = runs.map((r) => r.rssMb).filter((v): v is number => v !== null);
+  return values.length ? Math.max(...values) : null;
+}
+
+interface ScanDoc {
+  references: { id: string; file: string; symbol: string | null }[];
+  stats: { files: number; files_with_tags: number; tags: number; ms: number };
+}
+
+const withoutMs = (json: string) => json.replace(/"ms": \d+/, '"ms": 0');
+
+// ---------------------------------------------------------------------------------------
+
+async function benchSpecs(): Promise<void> {
+  log("1. Spec loading: 10,000 requirements + 20,000 tests (generateLargeSpec, in process)");
+  const dir = mkdtempSync(path.join(tmpdir(), "speky-bench-spec-"));
+  try {
+    const manifest = await generateLargeSpec(dir, { requirements: 10_000, tests: 20_000 });
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const loaded = await loadSpecs([manifest]);
+      times.push(performance.now() - t0);
+      if (!loaded.specs) throw new Error(`the generated specs don't load: ${loaded.diagnostics[0]?.message}`);
+    }
+    log(`   first load ${fmtMs(times[0])}, best of 3 ${fmtMs(Math.min(...times))}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface ScanFigures {
+  rgMs: number | null;
+  coldMs: number;
+  warmMs: number;
+  rssMb: number | null;
+  recall: { found: number; planted: number; onSymbol: number };
+}
+
+function recallOf(tree: BenchTree, doc: ScanDoc): ScanFigures["recall"] {
+  const found = new Map(doc.references.map((r) => [`${r.file}#${r.id}`, r.symbol]));
+  let hits = 0;
+  let onSymbol = 0;
+  for (const p of tree.planted) {
+    const key = `${p.file}#${p.id}`;
+    if (!found.has(key)) continue;
+    hits++;
+    const symbol = found.get(key);
+    if (symbol === p.symbol || symbol?.endsWith(`.${p.symbol}`)) onSymbol++;
+  }
+  return { found: hits, planted: tree.planted.length, onSymbol };
+}
+
+function benchScan(tree: BenchTree, cacheDir: string): ScanFigures {
+  log();
+  log(`2. Scan: ${tree.files.toLocaleString("en-US")} files, ${(tree.bytes / 1e6).toFixed(0)} MB, ${tree.planted.length.toLocaleString("en-US")} planted tags`);
+  log(`   tree: ${tree.repo}`);
+  log(`   (copies of this package's node_modules source files + generated .py .go .rs .java .ts; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores)`);
+  const env = { SPEKY_CACHE_DIR: cacheDir };
+  const scanArgs = ["scan", "--project", BENCH_PROJECT, tree.repo];
+
+  let rgMs: number | null = null;
+  if (existsSync(RG)) {
+    run(RG, ["-l", "speky:", tree.repo]); // page cache warm-up, for both sides
+    const rg = best([0, 1, 2].map(() => run(RG, ["-l", "speky:", tree.repo])));
+    rgMs = rg.ms;
+    const listed = rg.stdout.split("\n").filter(Boolean).length;
+    log(`   rg -l speky:                 ${fmtMs(rg.ms).padStart(8)}   (${listed} files listed, best of 3)`);
+  } else {
+    log(`   rg -l speky:                 ripgrep is not installed (${RG}): no ratios (apt-get install ripgrep)`);
+  }
+
+  const coldArgs = ["scan", "--no-cache", ...scanArgs.slice(1)];
+  const cold = [0, 1].map(() => speky(coldArgs, env));
+  const coldBest = best(cold);
+  const doc = JSON.parse(coldBest.stdout) as ScanDoc;
+  log(`   speky scan --no-cache (cold) ${fmtMs(coldBest.ms).padStart(8)}   (${doc.stats.files} files, ${doc.stats.files_with_tags} with tags, best of 2)`);
+
+  rmSync(cacheDir, { recursive: true, force: true });
+  const priming = speky(scanArgs, env);
+  log(`   speky scan, cache written    ${fmtMs(priming.ms).padStart(8)}   (cold, then the cache written)`);
+  const warm = [0, 1, 2].map(() => speky(scanArgs, env));
+  const warmBest = best(warm);
+  log(`   speky scan (warm, cached)    ${fmtMs(warmBest.ms).padStart(8)}   (best of 3)`);
+  const identical = warm.every((r) => withoutMs(r.stdout) === withoutMs(coldBest.stdout)) && withoutMs(priming.stdout) === withoutMs(coldBest.stdout);
+  log(`   warm output identical to cold: ${identical ? "yes" : "NO"}`);
+  const rssMb = peakRss([...cold, priming, ...warm]);
+  log(`   peak RSS: cold ${peakRss(cold)?.toFixed(0) ?? "?"} MB, cache writing ${peakRss([priming])?.toFixed(0) ?? "?"} MB, warm ${peakRss(warm)?.toFixed(0) ?? "?"} MB`);
+  const recall = recallOf(tree, doc);
+  log(`   recall: ${recall.found}/${recall.planted} planted tags found, ${recall.onSymbol} on the function they were planted above`);
+  return { rgMs, coldMs: coldBest.ms, warmMs: warmBest.ms, rssMb, recall };
+}
+
+function benchPrecommit(tree: BenchTree, cacheDir: string): number {
+  log();
+  log(`3. Pre-commit: speky check on the tree's manifest with 10 file names (${tree.files.toLocaleString("en-US")}-file tree)`);
+  const args = ["check", "--no-cache", tree.manifest, ...tree.commitFiles];
+  const runs = [0, 1, 2].map(() => speky(args, { SPEKY_CACHE_DIR: cacheDir }));
+  const b = best(runs);
+  log(`   speky check --no-cache M F1..F10 ${fmtMs(b.ms).padStart(8)}   (exit ${b.status}, best of 3; the files are parsed, as a commit's changed files are)`);
+  return b.ms;
+}
+
+async function benchMcpServer(cacheDir: string): Promise<{ initMs: number | null; coldMs: number }> {
+  log();
+  log("4. MCP server (src/bench/mcp-latency.ts)");
+  // Our cold scan of the very project the MCP bench serves, for its start-up goal.
+  const dir = mkdtempSync(path.join(tmpdir(), "speky-bench-mcp-"));
+  let coldMs: number;
+  try {
+    const manifest = await generateLargeSpec(dir, MCP_SIZE);
+    await writeTaggedSources(dir, MCP_SIZE);
+    const cold = best([0, 1].map(() => speky(["scan", "--no-cache", manifest], { SPEKY_CACHE_DIR: cacheDir })));
+    coldMs = cold.ms;
+    log(`   speky scan --no-cache of the same project (load + scan, cold): ${fmtMs(coldMs)}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.env.SPEKY_CACHE_DIR = cacheDir; // the server it spawns caches there, not in ~/.cache
+  const lines = await benchMcp();
+  for (const line of lines) log(`   ${line}`);
+  const m = lines.map((l) => /spawn to initialize answer[^:]*:\s*(\d+)\s*ms/.exec(l)).find(Boolean);
+  return { initMs: m ? Number(m[1]) : null, coldMs };
+}
+
+function profileScan(label: string, args: string[], env: NodeJS.ProcessEnv): void {
+  const dir = mkdtempSync(path.join(tmpdir(), "speky-bench-prof-"));
+  try {
+    const r = run(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, BIN, ...args], env);
+    log(`   ${label}: ${fmtMs(r.ms)} under the profiler`);
+    for (const line of profileLines(summarizeProfiles(dir))) log(`   ${line}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface Row {
+  goal: string;
+  measured: string;
+  target: string;
+  met: boolean | null;
+}
+
+function table(rows: Row[]): void {
+  const w = [40, 26, 18];
+  log(`${"goal".padEnd(w[0])}${"measured".padEnd(w[1])}${"target".padEnd(w[2])}`);
+  log("-".repeat(w[0] + w[1] + w[2] + 6));
+  for (const r of rows) {
+    const verdict = r.met === null ? "n/a" : r.met ? "met" : "MISSED";
+    log(`${r.goal.padEnd(w[0])}${r.measured.padEnd(w[1])}${r.target.padEnd(w[2])}${verdict}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  if (!existsSync(path.join(PACKAGE_ROOT, "dist/cli/main.js"))) throw new Error("build first: npm run build");
+  log(`speky-ts bench — node ${process.version}, ${os.availableParallelism()} cores, ${os.cpus()[0]?.model ?? "?"}`);
+  log();
+  await benchSpecs();
+  const tree = ensureBenchTree((line) => log(`   ${line}`));
+  const cacheDir = mkdtempSync(path.join(tmpdir(), "speky-bench-cache-"));
+  try {
+    const scan = benchScan(tree, cacheDir);
+    const precommitMs = benchPrecommit(tree, cacheDir);
+    const mcp = await benchMcpServer(cacheDir);
+
+    const rows: Row[] = [];
+    const ratio = (ms: number) => (scan.rgMs ? ms / scan.rgMs : null);
+    const cold = ratio(scan.coldMs);
+    const warm = ratio(scan.warmMs);
+    rows.push({
+      goal: "cold scan / rg -l speky:",
+      measured: cold === null ? `${fmtMs(scan.coldMs)} (no rg)` : `${cold.toFixed(1)}× (${fmtMs(scan.coldMs)})`,
+      target: `≤ ${GOALS.coldOverRg}×`,
+      met: cold === null ? null : cold <= GOALS.coldOverRg,
+    });
+    rows.push({
+      goal: "warm scan / rg -l speky:",
+      measured: warm === null ? `${fmtMs(scan.warmMs)} (no rg)` : `${warm.toFixed(1)}× (${fmtMs(scan.warmMs)})`,
+      target: `≤ ${GOALS.warmOverRg}×`,
+      met: warm === null ? null : warm <= GOALS.warmOverRg,
+    });
+    const { found, planted } = scan.recall;
+    rows.push({ goal: "recall of planted tags", measured: `${((100 * found) / planted).toFixed(1)}% (${found}/${planted})`, target: "100%", met: found === planted });
+    rows.push({
+      goal: "peak RSS of a scan",
+      measured: scan.rssMb === null ? "? (no /usr/bin/time)" : `${scan.rssMb.toFixed(0)} MB`,
+      target: `< ${GOALS.rssMb} MB`,
+      met: scan.rssMb === null ? null : scan.rssMb < GOALS.rssMb,
+    });
+    rows.push({ goal: "pre-commit check, 10 files of 25k", measured: fmtMs(precommitMs), target: `< ${GOALS.precommitMs} ms`, met: precommitMs < GOALS.precommitMs });
+    rows.push({
+      goal: "MCP spawn → initialize",
+      measured: mcp.initMs === null ? "?" : `${fmtMs(mcp.initMs)} (cold scan ${fmtMs(mcp.coldMs)})`,
+      target: `≤ cold + ${GOALS.mcpSlackMs} ms`,
+      met: mcp.initMs === null ? null : mcp.initMs <= mcp.coldMs + GOALS.mcpSlackMs,
+    });
+
+    const missedScan = rows.slice(0, 2).some((r) => r.met === false);
+    if (missedScan) {
+      log();
+      log("5. Profiles of the missed scan goals (node --cpu-prof, every thread)");
+      const env = { SPEKY_CACHE_DIR: cacheDir };
+      const args = ["scan", "--project", BENCH_PROJECT, tree.repo];
+      if (rows[0].met === false) profileScan("cold (--no-cache)", ["scan", "--no-cache", ...args.slice(1)], env);
+      if (rows[1].met === false) profileScan("warm (cached)", args, env);
+    }
+    log();
+    table(rows);
+    log();
+    log(`bench total: ${fmtMs(performance.now() - started)}`);
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+await main();

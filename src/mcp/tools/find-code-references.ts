@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { findCodeReferences } from "../../model/navigate.js";
+import { defineTool } from "../tool.js";
+
+export const findCodeReferencesTool = defineTool({
+  name: "find_code_references",
+  title: "Find code references",
+  description:
+    "From code to spec: the speky tags in a source file, each with the requirement or test it names (id, " +
+    "kind, short title) and the tagged symbol; with line, only the tags of the tagged definition nearest at " +
+    "or above that line (\"which requirement does this function implement?\"). kind is unknown for a tag " +
+    "naming no loaded ID. Empty when the file has no tag (or is not among the scanned code sources).",
+  input: {
+    file: z
+      .string()
+      .min(1)
+      .describe("Source file: relative to the project root as code references show it, or absolute"),
+    line: z.number().int().min(1).optional().describe("1-based line inside the definition of interest"),
+  },
+  output: {
+    references: z.array(
+      z.object({
+        file: z.string().describe("Path relative to the root of the project the tag names"),
+        line: z.number().int().describe("Line of the definition's name, or of the tag for a free reference"),
+        symbol: z.string().nullable().describe("Qualified name of the tagged definition; null for a free reference"),
+        is_test: z.boolean().describe("true when the tagged definition is an automated test"),
+        id: z.string(),
+        kind: z.enum(["requirement", "test", "unknown"]),
+        short: z.string().optional(),
+        url: z.string().optional().describe("Link to the line in the repository browser"),
+      }),
+    ),
+  },
+  pages: ["references"],
+  run: (model, { file, line }) => ({ references: findCodeReferences(model, file, line) }),
+});

@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { statusOf } from "../../live/live-model.js";
+import * as schema from "../schemas.js";
+import { defineTool } from "../tool.js";
+
+export const getStatusTool = defineTool({
+  name: "get_status",
+  title: "Server status",
+  description:
+    "What the server is serving: when the model was loaded (it reloads by itself when spec or source files " +
+    "change), whether it is stale (the specs on disk currently fail to load, so the last good model is " +
+    "served), how many files, requirements, tests and code references it holds, and the loader's problems " +
+    "from the latest load attempt (the errors that keep a new model out, and warnings). Call it after " +
+    "editing specs to check that they load; list_problems gives dangling code tags too.",
+  input: {},
+  output: {
+    loaded_at: z.string().describe("When the served model was loaded (ISO 8601, UTC)"),
+    stale: z.boolean().describe("true while the specs on disk fail to load and the last good model is served"),
+    files: z.number().int().describe("Specification files read plus source files scanned"),
+    requirements: z.number().int(),
+    tests: z.number().int(),
+    code_references: z.number().int().describe("Tags in the code naming this project's IDs"),
+    problems: z.array(schema.problem).describe("Loader errors and warnings of the latest load attempt, sorted"),
+  },
+  live: true,
+  run: (_model, _args, state) => {
+    const { loaded_at, ...counts } = statusOf(state);
+    return { loaded_at, stale: state.stale, ...counts };
+  },
+});

@@ -1,0 +1,212 @@
+// The persistent scan cache: same answers as a fresh scan whatever happened to the files or to
+// the cache file, never a file written in the scanned tree.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runScan } from "../src/cli/scan-command.js";
+import { cacheDir, lastCacheRun, readCacheFile } from "../src/scan/cache.js";
+import { scan, scanPaths } from "../src/scan/scan.js";
+import type { ScanResult } from "../src/scan/types.js";
+import { REPO } from "./scan-helpers.js";
+
+const base = mkdtempSync(path.join(os.tmpdir(), "speky-cache-test-"));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+let tree: string;
+let cache: string;
+const savedEnv = { ...process.env };
+
+function write(rel: string, content: string | Buffer): string {
+  const file = path.join(tree, rel);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+  return file;
+}
+
+/** A small polyglot tree: tagged files, untagged ones, and the awkward cases. */
+function plantTree(): void {
+  write("src/a.py", "# speky:p#PY1\ndef alpha():\n    return 1\n");
+  write("src/b.ts", "// speky:p#TS1\nexport function beta(): number {\n  return 2;\n}\n");
+  write("src/c.go", "package c\n\n// speky:p#GO1\nfunc Gamma() {}\n");
+  write("src/d.js", 'const s = "speky:p#INSTRING";\n');
+  write("src/notes.md", "speky:p#MD\n");
+  write("src/blob.py", Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from("# speky:p#BIN\n")]));
+  for (let i = 0; i < 40; i++) write(`lib/m${i}.py`, `def f${i}():\n    return ${i}\n`);
+}
+
+const strip = (r: ScanResult) => JSON.stringify({ ...r, stats: { ...r.stats, ms: 0 } });
+const scanTree = (cached: boolean) => scanPaths("p", ["src", "lib"], tree, { cache: cached });
+
+/** Every path under `dir`, dot files included. */
+function listAll(dir: string, rel = ""): string[] {
+  return readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => {
+    const child = path.join(rel, e.name);
+    return e.isDirectory() ? [child + "/", ...listAll(dir, child)] : [child];
+  });
+}
+
+function cacheFiles(): string[] {
+  return existsSync(cache) ? readdirSync(cache).filter((f) => f.endsWith(".json")) : [];
+}
+
+beforeEach(() => {
+  const dir = mkdtempSync(path.join(base, "case-"));
+  tree = path.join(dir, "tree");
+  cache = path.join(dir, "cache");
+  process.env.SPEKY_CACHE_DIR = cache;
+  plantTree();
+});
+
+afterEach(() => {
+  process.env = { ...savedEnv };
+});
+
+describe("scan cache", () => {
+  it("returns on a hit the output of a fresh scan, reading no file", async () => {
+    const fresh = strip(await scanTree(false));
+    expect(cacheFiles()).toEqual([]);
+    const first = strip(await scanTree(true));
+    expect(lastCacheRun()).toMatchObject({ hits: 0, misses: 46, written: true });
+    const second = await scanTree(true);
+    expect(lastCacheRun()).toMatchObject({ hits: 46, misses: 0, written: false });
+    expect(first).toBe(fresh);
+    expect(strip(second)).toBe(fresh);
+    expect(second.references.map((r) => r.id)).toEqual(["PY1", "TS1", "GO1"].sort((a, b) => ["PY1", "TS1", "GO1"].indexOf(a) - ["PY1", "TS1", "GO1"].indexOf(b)).sort());
+  });
+
+  it("rescans an edited, added or deleted file", async () => {
+    await scanTree(true);
+    write("src/a.py", "# speky:p#PY2\ndef alpha():\n    return 1\n\n# speky:p#PY3\ndef delta():\n    pass\n");
+    write("lib/m3.py", "# speky:p#NEW\ndef f3():\n    return 3\n");
+    rmSync(path.join(tree, "src/c.go"));
+    const result = await scanTree(true);
+    expect(lastCacheRun()).toMatchObject({ hits: 42, misses: 2, written: true });
+    expect(strip(result)).toBe(strip(await scanTree(false)));
+    expect(result.references.map((r) => `${r.file}:${r.id}:${r.symbol}`)).toEqual([
+      "lib/m3.py:NEW:f3",
+      "src/a.py:PY2:alpha",
+      "src/a.py:PY3:delta",
+      "src/b.ts:TS1:beta",
+    ]);
+  });
+
+  it("rescans a file rewritten with the same size and its old mtime (ctime tells)", async () => {
+    await scanTree(true);
+    const file = path.join(tree, "src/b.ts");
+    const before = statSync(file);
+    write("src/b.ts", "// speky:p#TS9\nexport function beta(): number {\n  return 2;\n}\n");
+    utimesSync(file, before.atime, before.mtime);
+    expect(statSync(file).size).toBe(before.size);
+    const result = await scanTree(true);
+    expect(result.references.map((r) => r.id)).toContain("TS9");
+    expect(strip(result)).toBe(strip(await scanTree(false)));
+  });
+
+  it("reuses the parse of a touched file whose content is the same", async () => {
+    await scanTree(true);
+    const later = new Date(Date.now() + 5000);
+    utimesSync(path.join(tree, "src/a.py"), later, later);
+    const result = await scanTree(true);
+    expect(lastCacheRun()).toMatchObject({ hits: 45, misses: 1 });
+    expect(strip(result)).toBe(strip(await scanTree(false)));
+  });
+
+  it("ignores a corrupt, truncated, tampered or foreign cache file", async () => {
+    const fresh = strip(await scanTree(false));
+    await scanTree(true);
+    const [name] = cacheFiles();
+    const file = path.join(cache, name);
+    const good = readFileSync(file, "utf8");
+    const nl = good.indexOf("\n");
+    const header = JSON.parse(good.slice(0, nl)) as Record<string, unknown>;
+    const variants: Record<string, string | Buffer> = {
+      truncated: good.slice(0, Math.floor(good.length / 2)),
+      "header only": good.slice(0, nl + 1),
+      empty: "",
+      garbage: Buffer.from([0xff, 0x00, 0x13, 0x37, 0x0a, 0x7b]),
+      // A valid JSON body whose tag is changed: the checksum no longer matches.
+      tampered: good.replace("PY1", "PY7"),
+      "another version": JSON.stringify({ ...header, key: "0".repeat(64) }) + good.slice(nl),
+    };
+    for (const [label, content] of Object.entries(variants)) {
+      writeFileSync(file, content);
+      const result = await scanTree(true);
+      expect(strip(result), label).toBe(fresh);
+      expect(lastCacheRun(), label).toMatchObject({ hits: 0, written: true });
+    }
+    // …and the file rewritten by the last of those runs is valid again.
+    await scanTree(true);
+    expect(lastCacheRun()).toMatchObject({ hits: 46, misses: 0 });
+  });
+
+  // speky:speky-ts#TSCAN-CACHE
+  it("never leaves a cache that gives wrong answers when its writer is killed mid-write", async () => {
+    // Many files, so that a cache write takes a while; the churn file changes its bytes (not
+    // its tags) on every round, so that every scan of the child writes the cache again.
+    for (let i = 0; i < 1500; i++) write(`lib/bulk/b${i}.py`, `def bulk_${i}():\n    return ${i}  # ${"x".repeat(200)}\n`);
+    const churn = (n: number) => write("lib/churn.py", `# speky:p#CHURN\ndef churn():\n    return ${n % 10}\n`);
+    churn(0);
+    const fresh = strip(await scanTree(false));
+    const child = path.join(tree, "..", "writer.mjs");
+    const scanModule = pathToFileURL(path.join(REPO, "dist/scan/scan.js")).href;
+    writeFileSync(
+      child,
+      [
+        `import { writeFileSync } from "node:fs";`,
+        `const { scanPaths } = await import(${JSON.stringify(scanModule)});`,
+        `const tree = ${JSON.stringify(tree)};`,
+        `for (let n = 1; ; n++) {`,
+        `  writeFileSync(tree + "/lib/churn.py", "# speky:p#CHURN\\ndef churn():\\n    return " + (n % 10) + "\\n");`,
+        `  await scanPaths("p", ["src", "lib"], tree, { cache: true, parallel: false });`,
+        `  if (n === 1) process.stdout.write("ready\\n");`,
+        `}`,
+      ].join("\n"),
+    );
+    for (let round = 0; round < 6; round++) {
+      const proc = spawn(process.execPath, [child], { env: { ...process.env, SPEKY_CACHE_DIR: cache }, stdio: ["ignore", "pipe", "inherit"] });
+      await new Promise<void>((resolve, reject) => {
+        proc.stdout.once("data", () => resolve());
+        proc.once("exit", (code) => reject(new Error(`writer exited early (${code})`)));
+      });
+      // Somewhere in the following scans and writes.
+      await new Promise((r) => setTimeout(r, 20 + Math.floor(Math.random() * 300)));
+      const exited = new Promise((r) => proc.once("exit", r));
+      proc.kill("SIGKILL");
+      await exited;
+      churn(0);
+      for (const name of cacheFiles()) {
+        // Whatever is under the cache's own name is whole: temp files are never read.
+        const scope = JSON.parse(readFileSync(path.join(cache, name), "utf8").split("\n")[0]).scope as string;
+        expect(readCacheFile(path.join(cache, name), scope), `round ${round}`).not.toBeNull();
+      }
+      expect(strip(await scanTree(true)), `round ${round}`).toBe(fresh);
+    }
+  });
+
+  it("writes only under SPEKY_CACHE_DIR, never in the scanned tree", async () => {
+    const before = listAll(tree).sort();
+    await scanTree(true);
+    await scan([{ project: "p", root: tree, patterns: ["src/**/*.py", "lib"] }], { cache: true });
+    expect(listAll(tree).sort()).toEqual(before);
+    expect(cacheFiles()).toHaveLength(2);
+    expect(cacheDir()).toBe(cache);
+  });
+
+  it("follows XDG_CACHE_HOME, then ~/.cache, when SPEKY_CACHE_DIR is not set", () => {
+    expect(cacheDir({ XDG_CACHE_HOME: "/x/cache" })).toBe("/x/cache/speky-ts");
+    expect(cacheDir({ XDG_CACHE_HOME: "relative/ignored" })).toBe(path.join(os.homedir(), ".cache", "speky-ts"));
+    expect(cacheDir({})).toBe(path.join(os.homedir(), ".cache", "speky-ts"));
+    expect(cacheDir({ SPEKY_CACHE_DIR: "/y", XDG_CACHE_HOME: "/x" })).toBe("/y");
+  });
+
+  it("is bypassed by --no-cache, used by the CLI otherwise", async () => {
+    await runScan(["--no-cache", "--project", "p", "src"], tree);
+    expect(cacheFiles()).toEqual([]);
+    const outcome = await runScan(["--project", "p", "src"], tree);
+    expect(outcome.exitCode).toBe(0);
+    expect(cacheFiles()).toHaveLength(1);
+  });
+});
