@@ -8,7 +8,7 @@
 // crash mid-write leaves the previous cache or none) and checked on read (a checksum over the
 // whole body): a cache that doesn't verify is ignored, never trusted.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -23,8 +23,15 @@ const FORMAT_VERSION = 1;
 /**
  * A file whose mtime or ctime is this close to (or after) the moment the scan that cached it
  * started may have changed again within the same timestamp tick: its content is checked.
+ * Kernel timestamps lag the clock by up to a tick (a few ms); file systems that store whole
+ * seconds (FAT, some network ones) get the wide window.
  */
-const RACY_MS = 2000;
+const RACY_MS = 100;
+const RACY_COARSE_MS = 2000;
+
+function racyWindow(stamp: FileStamp): number {
+  return stamp.mtimeMs % 1000 === 0 && stamp.ctimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
+}
 /** Temporary files of killed writers are removed after this long. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
@@ -99,6 +106,7 @@ interface Body {
   found: [index: number, hash: string, result: FileResult][];
 }
 
+/** The first line. */
 interface Header {
   format: string;
   version: number;
@@ -106,6 +114,10 @@ interface Header {
   scope: string;
   /** Date.now() when the scan that wrote the cache started. */
   started: number;
+}
+
+/** The last line, written after the body: a file cut anywhere lacks it or fails its checksum. */
+interface Trailer {
   entries: number;
   /** sha256 of the body line, base64. */
   checksum: string;
@@ -162,18 +174,20 @@ export function readCacheFile(file: string, scope: string): CacheFile | null {
   } catch {
     return null;
   }
-  const nl = text.indexOf("\n");
-  if (nl < 0) return null;
+  const first = text.indexOf("\n");
+  const last = text.lastIndexOf("\n", text.length - 2);
+  if (first < 0 || last <= first || !text.endsWith("\n")) return null;
   try {
-    const header = JSON.parse(text.slice(0, nl)) as Header;
+    const header = JSON.parse(text.slice(0, first)) as Header;
     if (header.format !== FORMAT || header.version !== FORMAT_VERSION) return null;
     if (header.key !== cacheKey() || header.scope !== scope || typeof header.started !== "number") return null;
-    const body = text.slice(nl + 1);
-    if (checksum(body) !== header.checksum) return null;
+    const trailer = JSON.parse(text.slice(last + 1, -1)) as Trailer;
+    const body = text.slice(first + 1, last);
+    if (checksum(body) !== trailer.checksum) return null;
     const parsed = JSON.parse(body) as unknown;
-    if (!Number.isInteger(header.entries) || !isBody(parsed, header.entries)) return null;
-    const paths = header.entries === 0 ? [] : parsed.paths.split("\n");
-    if (paths.length !== header.entries) return null;
+    if (!Number.isInteger(trailer.entries) || !isBody(parsed, trailer.entries)) return null;
+    const paths = trailer.entries === 0 ? [] : parsed.paths.split("\n");
+    if (paths.length !== trailer.entries) return null;
     const found = new Map(parsed.found.map(([i, hash, result]) => [i, { hash, result }]));
     const entries = new Map<string, CacheEntry>();
     for (let i = 0; i < paths.length; i++) {
@@ -186,33 +200,84 @@ export function readCacheFile(file: string, scope: string): CacheFile | null {
   }
 }
 
-/** Writes atomically: a temporary file in the same directory, then a rename over the old one. */
-export function writeCacheFile(file: string, scope: string, started: number, entries: Map<string, CacheEntry>): void {
-  const body: Body = { paths: "", size: [], mtime: [], ctime: [], found: [] };
-  const paths: string[] = [];
-  for (const [key, e] of entries) {
-    if (key.includes("\n")) continue; // a file name with a newline: not cached
-    if (e.result && e.hash) body.found.push([paths.length, e.hash, e.result]);
-    paths.push(key);
-    body.size.push(e.size);
-    body.mtime.push(e.mtimeMs);
-    body.ctime.push(e.ctimeMs);
+/** Text to a file descriptor in chunks, hashed on the way: no whole copy of the cache in memory. */
+class ChunkWriter {
+  private readonly parts: string[] = [];
+  private length = 0;
+  private readonly hash = createHash("sha256");
+
+  constructor(private readonly fd: number) {}
+
+  write(text: string): void {
+    this.parts.push(text);
+    this.length += text.length;
+    if (this.length >= 1 << 16) this.flush();
   }
-  body.paths = paths.join("\n");
-  const text = JSON.stringify(body);
-  const header: Header = { format: FORMAT, version: FORMAT_VERSION, key: cacheKey(), scope, started, entries: paths.length, checksum: checksum(text) };
+
+  flush(): void {
+    const chunk = this.parts.join("");
+    this.parts.length = 0;
+    this.length = 0;
+    this.hash.update(chunk);
+    writeSync(this.fd, chunk);
+  }
+
+  digest(): string {
+    this.flush();
+    return this.hash.digest("base64");
+  }
+}
+
+/** The body (see Body), written column by column. */
+function writeBody(out: ChunkWriter, entries: Map<string, CacheEntry>): number {
+  const rows = [...entries].filter(([key]) => !key.includes("\n")); // a file name with a newline: not cached
+  out.write('{"paths":"');
+  rows.forEach(([key], i) => out.write((i > 0 ? "\\n" : "") + JSON.stringify(key).slice(1, -1)));
+  out.write('"');
+  for (const [name, field] of [["size", "size"], ["mtime", "mtimeMs"], ["ctime", "ctimeMs"]] as const) {
+    out.write(`,"${name}":[`);
+    rows.forEach(([, e], i) => out.write((i > 0 ? "," : "") + JSON.stringify(e[field])));
+    out.write("]");
+  }
+  out.write(',"found":[');
+  let first = true;
+  rows.forEach(([, e], i) => {
+    if (!e.result || !e.hash) return;
+    out.write((first ? "" : ",") + JSON.stringify([i, e.hash, e.result]));
+    first = false;
+  });
+  out.write("]}");
+  return rows.length;
+}
+
+/**
+ * Writes atomically: a temporary file in the same directory, renamed over the old one once
+ * whole. A writer killed before the rename leaves the old cache (and a temporary file that is
+ * never read, removed after an hour).
+ */
+export function writeCacheFile(file: string, scope: string, started: number, entries: Map<string, CacheEntry>): void {
   const dir = path.dirname(file);
   mkdirSync(dir, { recursive: true });
   removeStaleTemps(dir);
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const fd = openSync(temp, "w");
   try {
-    writeFileSync(temp, `${JSON.stringify(header)}\n${text}`);
+    try {
+      const header: Header = { format: FORMAT, version: FORMAT_VERSION, key: cacheKey(), scope, started };
+      writeSync(fd, `${JSON.stringify(header)}\n`);
+      const body = new ChunkWriter(fd);
+      const count = writeBody(body, entries);
+      const trailer: Trailer = { entries: count, checksum: body.digest() };
+      writeSync(fd, `\n${JSON.stringify(trailer)}\n`);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temp, file);
   } catch (err) {
     try {
       unlinkSync(temp);
     } catch {
-      // never written
+      // already gone
     }
     throw err;
   }
@@ -297,7 +362,7 @@ export class ScanCache {
     const old = this.old;
     const entry = old?.entries.get(this.keys.key(absPath));
     if (!old || !entry) return null;
-    return { entry, trusted: Math.max(entry.mtimeMs, entry.ctimeMs) < old.started - RACY_MS };
+    return { entry, trusted: Math.max(entry.mtimeMs, entry.ctimeMs) < old.started - racyWindow(entry) };
   }
 
   /** The entry of a file visited by this run (`hit`: unchanged since the cached run). */
