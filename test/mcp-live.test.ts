@@ -1,9 +1,9 @@
 // The live model through the built server: each test copies fixtures/mcp-live to a temporary
 // folder, serves it, edits the copy and polls the server until the edit shows (no fixed sleeps).
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFailed } from "vitest";
 import { call, connect, ok, type Session } from "./support/mcp.js";
 import { copyFixture } from "./support/process.js";
 
@@ -49,8 +49,7 @@ interface Live {
 }
 
 const sessions: Session[] = [];
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === "fail") for (const s of sessions) console.error(`server stderr:\n${s.stderr()}`);
+afterEach(async () => {
   for (const s of sessions.splice(0)) await s.close();
 });
 
@@ -58,6 +57,7 @@ async function serve(dir: string, ...extra: string[]): Promise<Session> {
   // A private scan cache: the tests neither read nor leave anything in the user's.
   const session = await connect(["speky.yaml", ...extra], { cwd: dir, env: { SPEKY_CACHE_DIR: path.join(dir, ".cache") } });
   sessions.push(session);
+  onTestFailed(() => console.error(`speky-mcp ${extra.join(" ")} stderr:\n${session.stderr()}`));
   return session;
 }
 
@@ -78,7 +78,7 @@ async function live(prepare?: (dir: string) => void, ...extra: string[]): Promis
 }
 
 /** Calls `probe` until `done` accepts its answer; fails after `ms`. Returns the answer and the time it took. */
-async function poll<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms = 2000): Promise<{ value: T; ms: number }> {
+async function poll<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms = 5000): Promise<{ value: T; ms: number }> {
   const started = performance.now();
   for (;;) {
     const value = await probe();
@@ -108,6 +108,19 @@ describe("watching", () => {
       source_file: "specs/requirements.yaml",
       short: "Audit log",
     });
+  });
+
+  // speky:speky-ts#TLIVE-WATCH
+  it("follows a file saved by rename, as editors save, and keeps following it", async () => {
+    const { dir, session, read, write } = await live();
+    const original = read("specs/requirements.yaml");
+    write("specs/.requirements.yaml.swp", original + "  - id: REQ-SAVED\n    long: Saved by rename.\n");
+    renameSync(path.join(dir, "specs/.requirements.yaml.swp"), path.join(dir, "specs/requirements.yaml"));
+    await poll(() => ids(session), (v) => v.requirements.includes("REQ-SAVED"));
+    // The file now is another inode: a later edit in place must still be seen.
+    write("specs/requirements.yaml", original + "  - id: REQ-EDITED\n    long: Edited in place.\n");
+    const seen = await poll(() => ids(session), (v) => v.requirements.includes("REQ-EDITED"));
+    expect(seen.value).toEqual({ ...ORIGINAL_IDS, requirements: ["REQ-EDITED", ...ORIGINAL_IDS.requirements] });
   });
 
   // speky:speky-ts#TLIVE-WATCH

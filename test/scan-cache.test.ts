@@ -185,10 +185,12 @@ describe("scan cache", () => {
       ].join("\n"),
     );
     for (let round = 0; round < 6; round++) {
-      const proc = spawn(process.execPath, [child], { env: { ...process.env, SPEKY_CACHE_DIR: cache }, stdio: ["ignore", "pipe", "inherit"] });
+      const proc = spawn(process.execPath, [child], { env: { ...process.env, SPEKY_CACHE_DIR: cache }, stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      proc.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       await new Promise<void>((resolve, reject) => {
         proc.stdout.once("data", () => resolve());
-        proc.once("exit", (code) => reject(new Error(`writer exited early (${code})`)));
+        proc.once("exit", (code) => reject(new Error(`writer exited early (${code}): ${stderr}`)));
       });
       // Somewhere in the following scans and writes.
       await new Promise((r) => setTimeout(r, 20 + Math.floor(Math.random() * 300)));

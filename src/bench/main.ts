@@ -36,10 +36,11 @@ interface Run {
 }
 
 /** One child process, timed from spawn to exit. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Run {
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Run {
   const timed = existsSync(TIME);
   const started = performance.now();
   const child = spawnSync(timed ? TIME : command, timed ? ["-f", "@@rss %M", command, ...args] : args, {
+    cwd,
     env: { ...process.env, ...env },
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
@@ -55,8 +56,8 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Run 
   return { ms, rssMb, status: child.status, stdout: child.stdout ?? "", stderr };
 }
 
-function speky(args: string[], env: NodeJS.ProcessEnv = {}): Run {
-  const r = run(process.execPath, [BIN, ...args], env);
+function speky(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Run {
+  const r = run(process.execPath, [BIN, ...args], env, cwd);
   if (r.status !== 0 && r.status !== 1) throw new Error(`speky ${args.join(" ")} exited ${r.status}: ${r.stderr.trim()}`);
   return r;
 }
@@ -125,7 +126,9 @@ function benchScan(tree: BenchTree, cacheDir: string): ScanFigures {
   log(`   tree: ${tree.repo}`);
   log(`   (copies of this package's node_modules source files + generated .py .go .rs .java .ts; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores)`);
   const env = { SPEKY_CACHE_DIR: cacheDir };
-  const scanArgs = ["scan", "--project", BENCH_PROJECT, tree.repo];
+  // Run in the tree, on ".": the reported paths are the planted ones.
+  const scanArgs = ["scan", "--project", BENCH_PROJECT, "."];
+  const spekyIn = (args: string[]) => speky(args, env, tree.repo);
 
   let rgMs: number | null = null;
   if (existsSync(RG)) {
@@ -139,15 +142,15 @@ function benchScan(tree: BenchTree, cacheDir: string): ScanFigures {
   }
 
   const coldArgs = ["scan", "--no-cache", ...scanArgs.slice(1)];
-  const cold = [0, 1].map(() => speky(coldArgs, env));
+  const cold = [0, 1].map(() => spekyIn(coldArgs));
   const coldBest = best(cold);
   const doc = JSON.parse(coldBest.stdout) as ScanDoc;
   log(`   speky scan --no-cache (cold) ${fmtMs(coldBest.ms).padStart(8)}   (${doc.stats.files} files, ${doc.stats.files_with_tags} with tags, best of 2)`);
 
   rmSync(cacheDir, { recursive: true, force: true });
-  const priming = speky(scanArgs, env);
+  const priming = spekyIn(scanArgs);
   log(`   speky scan, cache written    ${fmtMs(priming.ms).padStart(8)}   (cold, then the cache written)`);
-  const warm = [0, 1, 2].map(() => speky(scanArgs, env));
+  const warm = [0, 1, 2].map(() => spekyIn(scanArgs));
   const warmBest = best(warm);
   log(`   speky scan (warm, cached)    ${fmtMs(warmBest.ms).padStart(8)}   (best of 3)`);
   const identical = warm.every((r) => withoutMs(r.stdout) === withoutMs(coldBest.stdout)) && withoutMs(priming.stdout) === withoutMs(coldBest.stdout);
@@ -191,10 +194,10 @@ async function benchMcpServer(cacheDir: string): Promise<{ initMs: number | null
   return { initMs: m ? Number(m[1]) : null, coldMs };
 }
 
-function profileScan(label: string, args: string[], env: NodeJS.ProcessEnv): void {
+function profileScan(label: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): void {
   const dir = mkdtempSync(path.join(tmpdir(), "speky-bench-prof-"));
   try {
-    const r = run(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, BIN, ...args], env);
+    const r = run(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, BIN, ...args], env, cwd);
     log(`   ${label}: ${fmtMs(r.ms)} under the profiler`);
     for (const line of profileLines(summarizeProfiles(dir))) log(`   ${line}`);
   } finally {
@@ -269,9 +272,9 @@ async function main(): Promise<void> {
       log();
       log("5. Profiles of the missed scan goals (node --cpu-prof, every thread)");
       const env = { SPEKY_CACHE_DIR: cacheDir };
-      const args = ["scan", "--project", BENCH_PROJECT, tree.repo];
-      if (rows[0].met === false) profileScan("cold (--no-cache)", ["scan", "--no-cache", ...args.slice(1)], env);
-      if (rows[1].met === false) profileScan("warm (cached)", args, env);
+      const args = ["scan", "--project", BENCH_PROJECT, "."];
+      if (rows[0].met === false) profileScan("cold (--no-cache)", ["scan", "--no-cache", ...args.slice(1)], env, tree.repo);
+      if (rows[1].met === false) profileScan("warm (cached)", args, env, tree.repo);
     }
     log();
     table(rows);

@@ -91,7 +91,9 @@ async function serve(live: LiveModel, invocation: Invocation, log: Logger): Prom
     logScan(model, log);
     // Warnings were printed at start-up; repeating them on every reload would drown the log.
     for (const d of live.snapshot().problems) log.debug(formatDiagnostic(d));
-    if (idsChanged) void server.sendResourceListChanged();
+    if (idsChanged && server.isConnected()) {
+      server.server.sendResourceListChanged().catch((error: Error) => log.warn(`notification: ${error.message}`));
+    }
   });
   live.on("rejected", (problems) => {
     log.warn("the specification no longer loads; still serving the model loaded before:");

@@ -21,13 +21,14 @@ const toPosix = (p: string) => p.replace(/\\/g, "/");
 /**
  * The absolute paths a client's `file` may mean. Displayed paths are relative to the root of
  * the manifest that owns the tag; a client may also send a path relative to another root
- * (the top project's, for a sub-project's file), an absolute path, `./x` or `a\\b`.
+ * (the top project's, for a sub-project's file) or to the server's working directory, an
+ * absolute path, `./x` or `a\\b`.
  */
-function candidatePaths(model: Model, file: string): Set<string> {
+function candidatePaths(model: Model, file: string, cwd: string): Set<string> {
   const given = toPosix(file);
   const candidates = new Set<string>();
   if (path.isAbsolute(file) || path.posix.isAbsolute(given)) candidates.add(path.resolve(file));
-  else for (const m of model.manifests) candidates.add(path.resolve(m.root, given));
+  else for (const base of [...model.manifests.map((m) => m.root), cwd]) candidates.add(path.resolve(base, given));
   return candidates;
 }
 
@@ -62,8 +63,8 @@ const startOf = (r: CodeReference) => Math.min(r.line, r.tag_line);
  * tagged definition nearest at or above that line (all its tags), or the free tag there.
  */
 // speky:speky-ts#MCP-FIND-CODE-REFERENCES
-export function findCodeReferences(model: Model, file: string, line?: number): TagAtPlace[] {
-  const wanted = candidatePaths(model, file);
+export function findCodeReferences(model: Model, file: string, line?: number, cwd = process.cwd()): TagAtPlace[] {
+  const wanted = candidatePaths(model, file, cwd);
   const roots = rootsByProject(model);
   const allRoots = model.manifests.map((m) => m.root);
   const inFile = model.codeReferences.filter((r) =>

@@ -71,19 +71,23 @@ class Walker {
     return entries;
   }
 
-  /** Files under `start` kept by the rule; symbolic links followed, cycles cut. */
+  /**
+   * Files under `start` kept by the rule; symbolic links followed, except one leading back to
+   * a directory being walked (a cycle).
+   */
   walk(start: string, rule: WalkRule): string[] {
     const out: string[] = [];
-    const ancestors: string[] = [];
-    const visit = (dir: string, rel: string, depth: number) => {
+    /** `real`: the directory's real path, to tell a link to one of its ancestors. */
+    const visit = (dir: string, real: string, rel: string, depth: number) => {
       for (const entry of this.list(dir)) {
         const name = entry.name;
         if (name === GIT || (!rule.dot && name.charCodeAt(0) === 46 /* . */)) continue;
         const abs = dir.endsWith(path.sep) ? dir + name : `${dir}${path.sep}${name}`;
         const childRel = rel ? `${rel}/${name}` : name;
+        const link = entry.isSymbolicLink();
         let isDir = entry.isDirectory();
         let isFile = entry.isFile();
-        if (entry.isSymbolicLink()) {
+        if (link) {
           const s = statSync(abs, { throwIfNoEntry: false });
           isDir = s?.isDirectory() ?? false;
           isFile = s?.isFile() ?? false;
@@ -91,23 +95,18 @@ class Walker {
         if (isFile) {
           if (depth <= rule.maxDepth && rule.keep(abs, childRel)) out.push(abs);
         } else if (isDir && depth < rule.maxDepth && (rule.nodeModules || name !== NODE_MODULES)) {
-          if (entry.isSymbolicLink()) {
-            const real = safeRealpath(abs);
-            if (real === null || ancestors.includes(real)) continue;
-            ancestors.push(real);
-            visit(abs, childRel, depth + 1);
-            ancestors.pop();
-          } else {
-            visit(abs, childRel, depth + 1);
+          let childReal = real.endsWith(path.sep) ? real + name : `${real}${path.sep}${name}`;
+          if (link) {
+            const target = safeRealpath(abs);
+            if (target === null || target === real || real.startsWith(target.endsWith(path.sep) ? target : target + path.sep)) continue;
+            childReal = target;
           }
+          visit(abs, childReal, childRel, depth + 1);
         }
       }
     };
     const real = safeRealpath(start);
-    if (real !== null) {
-      ancestors.push(real);
-      visit(start, "", 1);
-    }
+    if (real !== null) visit(start, real, "", 1);
     return out;
   }
 
@@ -220,10 +219,11 @@ function patternHas(root: string, pattern: string, file: string): boolean {
   }
   const glob = compileGlob(pattern);
   if (!glob) return false;
-  let rel = toPosix(path.relative(root, file));
-  // fast-glob reports the files of an absolute pattern with their absolute paths.
-  if (path.isAbsolute(glob.base || ".")) rel = toPosix(file);
-  return glob.matches(rel);
+  // The path as the walk would spell it: the pattern's base, then the path below it.
+  const below = path.relative(path.resolve(root, glob.base), file);
+  if (below === "" || below.startsWith("..") || path.isAbsolute(below)) return false;
+  const rel = toPosix(below);
+  return glob.matches(glob.base ? `${glob.base}/${rel}` : rel);
 }
 
 /**

@@ -1,0 +1,204 @@
+// The pieces of the live server in process: the directory watcher, the LiveModel's swap,
+// coalescing and stale state, and the paging helper. The spawned-server behaviour is in
+// mcp-live.test.ts.
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { LiveModel, staleNote, statusOf, type LiveState } from "../src/live/live-model.js";
+import { normalisePlan, TreeWatcher } from "../src/live/watcher.js";
+import { encodeCursor, pageOf } from "../src/mcp/paging.js";
+import { success } from "../src/mcp/tool.js";
+import { copyFixture, tempDir } from "./support/process.js";
+
+const closers: (() => void)[] = [];
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+});
+
+/** Collects reported paths; `until` resolves once one satisfies the predicate. */
+function recorder() {
+  const seen: string[] = [];
+  let waiters: { test: (p: string) => boolean; resolve: () => void }[] = [];
+  return {
+    seen,
+    record: (p: string) => {
+      seen.push(p);
+      waiters = waiters.filter((w) => (w.test(p) ? (w.resolve(), false) : true));
+    },
+    until: (test: (p: string) => boolean) =>
+      seen.some(test) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ test, resolve })),
+  };
+}
+
+describe.runIf(process.platform === "linux")("TreeWatcher (one watcher per directory)", () => {
+  function tree() {
+    const root = tempDir("speky-watch-");
+    for (const d of ["a/b", "node_modules/pkg", ".git/objects", "cache"]) mkdirSync(path.join(root, d), { recursive: true });
+    return root;
+  }
+
+  it("watches every folder of a tree but .git, node_modules and ignored ones", () => {
+    const root = tree();
+    const watcher = new TreeWatcher(() => {}, undefined, [path.join(root, "cache")]);
+    closers.push(() => watcher.close());
+    watcher.update({ trees: [root], folders: [] });
+    expect(watcher.watchedDirectories()).toEqual([root, path.join(root, "a"), path.join(root, "a/b")]);
+  });
+
+  it("reports changes in nested and new folders, never in pruned ones", async () => {
+    const root = tree();
+    const events = recorder();
+    const watcher = new TreeWatcher(events.record, undefined, [path.join(root, "cache")]);
+    closers.push(() => watcher.close());
+    watcher.update({ trees: [root], folders: [] });
+
+    writeFileSync(path.join(root, "node_modules/pkg/index.js"), "x");
+    writeFileSync(path.join(root, ".git/objects/x"), "x");
+    writeFileSync(path.join(root, "cache/entry"), "x");
+    writeFileSync(path.join(root, "a/b/spec.yaml"), "x");
+    await events.until((p) => p === path.join(root, "a/b/spec.yaml"));
+
+    mkdirSync(path.join(root, "c/d"), { recursive: true });
+    await events.until((p) => p === path.join(root, "c"));
+    writeFileSync(path.join(root, "c/d/new.py"), "x");
+    await events.until((p) => p === path.join(root, "c/d/new.py"));
+    expect(watcher.watchedDirectories()).toContain(path.join(root, "c/d"));
+    expect(events.seen.filter((p) => /node_modules|\.git|cache/.test(p))).toEqual([]);
+  });
+
+  it("follows a plan: drops what it no longer names, watches a folder alone", () => {
+    const root = tree();
+    const watcher = new TreeWatcher(() => {});
+    closers.push(() => watcher.close());
+    watcher.update({ trees: [root], folders: [path.join(root, "a")] });
+    expect(watcher.watchedDirectories()).toHaveLength(4); // root, a, a/b, cache
+    watcher.update({ trees: [], folders: [path.join(root, "a")] });
+    expect(watcher.watchedDirectories()).toEqual([path.join(root, "a")]);
+    watcher.close();
+    expect(watcher.watchedDirectories()).toEqual([]);
+  });
+
+  it("normalises a plan: no tree inside a tree, no folder inside a tree", () => {
+    expect(normalisePlan({ trees: ["/p/a", "/p", "/q"], folders: ["/p/a/b", "/r", "/r"] })).toEqual({
+      trees: ["/p", "/q"],
+      folders: ["/r"],
+    });
+  });
+});
+
+describe("LiveModel", () => {
+  async function open() {
+    const dir = copyFixture("mcp-live");
+    const { live, diagnostics } = await LiveModel.open([path.join(dir, "speky.yaml")], { cache: false });
+    expect(live).not.toBeNull();
+    closers.push(() => live!.stopWatching());
+    return { dir, live: live!, diagnostics };
+  }
+
+  it("swaps one frozen state per reload; a state held by a call never changes", async () => {
+    const { dir, live } = await open();
+    const held: LiveState = live.snapshot();
+    expect(Object.isFrozen(held)).toBe(true);
+    const swaps: boolean[] = [];
+    live.on("swapped", (_model, idsChanged) => swaps.push(idsChanged));
+
+    appendFileSync(path.join(dir, "specs/requirements.yaml"), "  - id: REQ-MORE\n    long: More.\n");
+    await live.reload();
+    expect(swaps).toEqual([true]);
+    expect(live.current.requirementIds).toContain("REQ-MORE");
+    expect(held.model.requirementIds).not.toContain("REQ-MORE");
+    expect(live.snapshot()).not.toBe(held);
+
+    // Nothing changed: a new model all the same, with the same IDs.
+    await live.reload();
+    expect(swaps).toEqual([true, false]);
+  });
+
+  it("coalesces reloads asked for while one runs into one more", async () => {
+    const { live } = await open();
+    let swaps = 0;
+    live.on("swapped", () => swaps++);
+    await Promise.all([live.reload(), live.reload(), live.reload(), live.reload()]);
+    expect(swaps).toBe(2);
+  });
+
+  it("keeps the last good model when a reload fails, and reports why", async () => {
+    const { dir, live, diagnostics } = await open();
+    const good = live.current;
+    const file = path.join(dir, "specs/tests.yaml");
+    const text = readFileSync(file, "utf8");
+    const rejected: unknown[] = [];
+    live.on("rejected", (problems) => rejected.push(problems));
+
+    writeFileSync(file, text.replace("ref: [REQ-TIMEOUT]", "ref: [REQ-NONE]"));
+    await live.reload();
+    expect(live.current).toBe(good);
+    expect(live.stale).toBe(true);
+    const error = {
+      file: "specs/tests.yaml",
+      line: 16,
+      column: 11,
+      severity: "error",
+      message: "unknown ref 'REQ-NONE' (no requirement or test has this ID)",
+    };
+    expect(rejected).toEqual([[...diagnostics, error]]);
+    const state = live.snapshot();
+    expect(statusOf(state)).toEqual({
+      loaded_at: state.loadedAt.toISOString(),
+      files: 6,
+      requirements: 4,
+      tests: 2,
+      code_references: 5,
+      problems: [...diagnostics, error],
+    });
+    expect(staleNote(state)).toBe(
+      `specs/tests.yaml:16:11: error: unknown ref 'REQ-NONE' (no requirement or test has this ID) — serving the model loaded at ${state.loadedAt.toISOString()}`,
+    );
+
+    writeFileSync(file, text);
+    await live.reload();
+    expect(live.stale).toBe(false);
+    expect(live.current).not.toBe(good);
+    expect(staleNote(live.snapshot())).toBeNull();
+  });
+
+  it("counts the other errors in the note", () => {
+    const e = (line: number) => ({ file: "a.yaml", line, column: 1, severity: "error" as const, message: `bad ${line}` });
+    const state = { model: null as never, loadedAt: new Date(0), problems: [e(1), e(2), e(3)], stale: true };
+    expect(staleNote(state)).toBe("a.yaml:1:1: error: bad 1 (and 2 more errors) — serving the model loaded at 1970-01-01T00:00:00.000Z");
+  });
+});
+
+describe("pageOf", () => {
+  const full = success({ first: [1, 2, 3], second: [4, 5], other: "kept" });
+  const fields = ["first", "second"];
+
+  it("returns the whole answer itself when nothing is cut", () => {
+    expect(pageOf("t", {}, full, fields, {})).toEqual({ whole: full });
+    expect(pageOf("t", {}, full, fields, { limit: 5 })).toEqual({ whole: full });
+  });
+
+  it("cuts the concatenation of the lists, keeping every field", () => {
+    const first = pageOf("t", {}, full, fields, { limit: 2 }) as { structured: Record<string, unknown> };
+    expect(first.structured).toEqual({ first: [1, 2], second: [], other: "kept", nextCursor: expect.any(String) });
+    const second = pageOf("t", {}, full, fields, { limit: 2, cursor: first.structured.nextCursor as string }) as {
+      structured: Record<string, unknown>;
+    };
+    expect(second.structured).toEqual({ first: [3], second: [4], other: "kept", nextCursor: expect.any(String) });
+    const last = pageOf("t", {}, full, fields, { cursor: second.structured.nextCursor as string });
+    expect(last).toEqual({ structured: { first: [], second: [5], other: "kept" } });
+  });
+
+  it("uses the default page size when no limit is given", () => {
+    const page = pageOf("t", {}, full, fields, {}, 4) as { structured: Record<string, unknown> };
+    expect(page.structured).toEqual({ first: [1, 2, 3], second: [4], other: "kept", nextCursor: expect.any(String) });
+  });
+
+  it("refuses forged cursors", () => {
+    const first = pageOf("t", {}, full, fields, { limit: 1 }) as { structured: { nextCursor: string } };
+    const { q, a } = JSON.parse(Buffer.from(first.structured.nextCursor, "base64url").toString()) as { q: string; a: string };
+    expect(() => pageOf("t", {}, full, fields, { cursor: encodeCursor({ o: 99, q, a }) })).toThrow(/^Stale cursor/);
+    expect(() => pageOf("t", {}, full, fields, { cursor: encodeCursor({ o: -1, q, a }) })).toThrow(/^Invalid cursor '/);
+    expect(() => pageOf("u", {}, full, fields, { cursor: first.structured.nextCursor })).toThrow(/other arguments of u/);
+  });
+});
