@@ -3,7 +3,7 @@
 // server; whole structuredContent objects are compared.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { call, connect, domainError, MCP_FIXTURE, ok, type Session } from "./support/mcp.js";
 import { copyFixture, REPO } from "./support/process.js";
 
@@ -156,6 +156,7 @@ describe("search_text", () => {
     const many = Array.from({ length: 45 }, (_, i) => `  - id: W-${String(i).padStart(2, "0")}\n    long: A widget${" widget".repeat(i % 3)}.\n`);
     writeFileSync(path.join(dir, "specs/widgets.yaml"), `kind: requirements\ncategory: widgets\nrequirements:\n${many.join("")}`);
     const session = await connect(["speky.yaml", "--no-watch"], { cwd: dir, env: { SPEKY_CACHE_DIR: path.join(dir, ".cache") } });
+    onTestFailed(() => console.error(`speky-mcp stderr:\n${session.stderr()}`));
     try {
       const everything = (await ok(session.client, "search_text", { query: "widget", limit: 100 })) as { results: { id: string }[] };
       expect(everything.results).toHaveLength(45);

@@ -88,15 +88,21 @@ describe("scan cache", () => {
     write("src/a.py", "# speky:p#PY2\ndef alpha():\n    return 1\n\n# speky:p#PY3\ndef delta():\n    pass\n");
     write("lib/m3.py", "# speky:p#NEW\ndef f3():\n    return 3\n");
     rmSync(path.join(tree, "src/c.go"));
+    // New files deep down and in a new folder: the remembered walk must not hide them.
+    write("lib/deep/er/added.py", "# speky:p#DEEP\ndef added():\n    pass\n");
     const result = await scanTree(true);
-    expect(lastCacheRun()).toMatchObject({ hits: files - 3, misses: 2, written: true });
+    expect(lastCacheRun()).toMatchObject({ hits: files - 3, misses: 3, written: true });
     expect(strip(result)).toBe(strip(await scanTree(false)));
     expect(result.references.map((r) => `${r.file}:${r.id}:${r.symbol}`)).toEqual([
+      "lib/deep/er/added.py:DEEP:added",
       "lib/m3.py:NEW:f3",
       "src/a.py:PY2:alpha",
       "src/a.py:PY3:delta",
       "src/b.ts:TS1:beta",
     ]);
+    await settle();
+    write("lib/deep/er/second.py", "# speky:p#SECOND\ndef second():\n    pass\n");
+    expect((await scanTree(true)).references.map((r) => r.id)).toContain("SECOND");
   });
 
   it("rescans a file rewritten with the same size and its old mtime (ctime tells)", async () => {
@@ -180,7 +186,7 @@ describe("scan cache", () => {
         `  const header = JSON.parse(readFileSync(file, "utf8").split("\\n")[0]);`,
         `  const cached = readCacheFile(file, header.scope);`,
         `  if (n === 1) process.stdout.write("ready\\n");`,
-        `  for (let k = 0; k < 100; k++) writeCacheFile(file, header.scope, header.started, cached.entries);`,
+        `  for (let k = 0; k < 100; k++) writeCacheFile(file, header.scope, header.started, cached.entries());`,
         `}`,
       ].join("\n"),
     );
@@ -215,7 +221,12 @@ describe("scan cache", () => {
   it("writes only under SPEKY_CACHE_DIR, never in the scanned tree", async () => {
     const before = listAll(tree).sort();
     await scanTree(true);
-    await scan([{ project: "p", root: tree, patterns: ["src/**/*.py", "lib"] }], { cache: true });
+    const targets = [{ project: "p", root: tree, patterns: ["src/**/*.py", "lib"] }];
+    const first = await scan(targets, { cache: true });
+    await settle();
+    const again = await scan(targets, { cache: true });
+    expect(lastCacheRun()).toMatchObject({ hits: first.stats.files, misses: 0 });
+    expect(strip(again)).toBe(strip(first));
     expect(listAll(tree).sort()).toEqual(before);
     expect(cacheFiles()).toHaveLength(2);
     expect(cacheDir()).toBe(cache);

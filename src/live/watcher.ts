@@ -132,9 +132,15 @@ export class TreeWatcher {
     }
     let watcher: FSWatcher;
     try {
-      watcher = watch(dir, { recursive: recursive && NATIVE_RECURSIVE, persistent: true }, (_event, name) =>
-        this.report(dir, recursive, name === null ? null : String(name)),
-      );
+      watcher = watch(dir, { recursive: recursive && NATIVE_RECURSIVE, persistent: true }, (_event, name) => {
+        try {
+          this.report(dir, recursive, name === null ? null : String(name));
+        } catch (error) {
+          // A watcher must never bring the server down: say so, and count it as a change.
+          this.onWarning(`watching ${dir}: ${error instanceof Error ? error.message : String(error)}`);
+          this.onChange(dir);
+        }
+      });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOSPC" || code === "EMFILE") this.warnFull(`the system refused more watches (${code})`);

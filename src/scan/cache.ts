@@ -16,10 +16,11 @@ import { fileURLToPath } from "node:url";
 import { VERSION } from "../version.js";
 import type { FileResult } from "./file.js";
 import { GRAMMARS_DIR } from "./languages.js";
+import type { DirStamp, WalkCache } from "./walk.js";
 import type { CacheEntry, FileStamp } from "./worker-task.js";
 
 const FORMAT = "speky-ts-scan-cache";
-const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 2;
 /**
  * A file whose mtime or ctime is this close to (or after) the moment the scan that cached it
  * started may have changed again within the same timestamp tick: its content is checked.
@@ -29,9 +30,6 @@ const FORMAT_VERSION = 1;
 const RACY_MS = 100;
 const RACY_COARSE_MS = 2000;
 
-function racyWindow(stamp: FileStamp): number {
-  return stamp.mtimeMs % 1000 === 0 && stamp.ctimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
-}
 /** Temporary files of killed writers are removed after this long. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
@@ -95,8 +93,9 @@ export function cacheKey(): string {
 
 /**
  * The body, by columns (one JSON parse of a few long arrays, no object per file): file i is
- * paths[i] (relative to the cache's base, or absolute), size[i], mtime[i], ctime[i]; the files
- * holding the marker have their hash and result under their index.
+ * paths[i] (relative to the cache's base, or absolute), size[i], mtime[i], and ctime as
+ * mtime[i] + ctime[i] (mostly 0: shorter); the files holding the marker have their hash and
+ * result under their index.
  */
 interface Body {
   paths: string;
@@ -104,7 +103,19 @@ interface Body {
   mtime: number[];
   ctime: number[];
   found: [index: number, hash: string, result: FileResult][];
+  /** Remembered walks: start and rule, the files found (as indexes of paths), the directories listed. */
+  walks: WalkRow[];
 }
+
+type WalkRow = [start: string, rule: string, files: number[], dirs: string, dirMtime: number[], dirCtime: number[]];
+
+/** A walk as kept between runs: paths as keys (PathKeys). */
+interface CachedWalk {
+  files: string[];
+  dirs: [key: string, stamp: DirStamp][];
+}
+
+const walkId = (startKey: string, rule: string) => `${startKey}\0${rule}`;
 
 /** The first line. */
 interface Header {
@@ -132,6 +143,14 @@ function isResult(x: unknown): x is FileResult {
 const numbers = (x: unknown, length: number): x is number[] =>
   Array.isArray(x) && x.length === length && x.every((n) => typeof n === "number");
 
+function isWalkRow(x: unknown, entries: number): x is WalkRow {
+  if (!Array.isArray(x) || x.length !== 6) return false;
+  const [start, rule, files, dirs, mtime, ctime] = x as unknown[];
+  if (typeof start !== "string" || typeof rule !== "string" || typeof dirs !== "string") return false;
+  const count = dirs === "" ? 0 : dirs.split("\n").length;
+  return Array.isArray(files) && files.every((i) => Number.isInteger(i) && i >= 0 && i < entries) && numbers(mtime, count) && numbers(ctime, count);
+}
+
 function isBody(x: unknown, entries: number): x is Body {
   if (typeof x !== "object" || x === null) return false;
   const b = x as Body;
@@ -143,7 +162,9 @@ function isBody(x: unknown, entries: number): x is Body {
     Array.isArray(b.found) &&
     b.found.every(
       (f) => Array.isArray(f) && Number.isInteger(f[0]) && f[0] >= 0 && f[0] < entries && typeof f[1] === "string" && isResult(f[2]),
-    )
+    ) &&
+    Array.isArray(b.walks) &&
+    b.walks.every((w) => isWalkRow(w, entries))
   );
 }
 
@@ -158,12 +179,64 @@ class PathKeys {
   key(absPath: string): string {
     return absPath.startsWith(this.prefix) ? absPath.slice(this.prefix.length) : absPath;
   }
+  absolute(key: string): string {
+    return path.isAbsolute(key) ? key : this.prefix + key;
+  }
 }
 
-export interface CacheFile {
-  started: number;
-  /** Path key (PathKeys) → entry. */
-  entries: Map<string, CacheEntry>;
+/** A cache file as read: its columns, and an index by path key. */
+export class CacheFile {
+  private index: Map<string, number> | undefined;
+  private readonly found: Map<number, [hash: string, result: FileResult]>;
+  readonly walks = new Map<string, CachedWalk>();
+
+  constructor(
+    readonly started: number,
+    readonly paths: string[],
+    private readonly body: Body,
+  ) {
+    this.found = new Map(body.found.map(([i, hash, result]) => [i, [hash, result]]));
+    for (const [start, rule, files, dirs, mtime, ctime] of body.walks) {
+      const dirKeys = dirs === "" ? [] : dirs.split("\n");
+      this.walks.set(walkId(start, rule), {
+        files: files.map((i) => paths[i]),
+        dirs: dirKeys.map((k, i) => [k, { mtimeMs: mtime[i], ctimeMs: ctime[i] }]),
+      });
+    }
+  }
+
+  /** Path key → row, built on first need (a warm scan visits the rows in order: see `row`). */
+  get rows(): Map<string, number> {
+    this.index ??= new Map(this.paths.map((p, i) => [p, i]));
+    return this.index;
+  }
+
+  /** The row of `key`, tried first at `guess` (the row after the previous one looked up). */
+  row(key: string, guess: number): number | undefined {
+    return this.paths[guess] === key ? guess : this.rows.get(key);
+  }
+
+  stamp(row: number): FileStamp {
+    const mtimeMs = this.body.mtime[row];
+    return { size: this.body.size[row], mtimeMs, ctimeMs: mtimeMs + this.body.ctime[row] };
+  }
+
+  hash(row: number): string | null {
+    return this.found.get(row)?.[0] ?? null;
+  }
+
+  result(row: number): FileResult | null {
+    return this.found.get(row)?.[1] ?? null;
+  }
+
+  entry(row: number): CacheEntry {
+    return { ...this.stamp(row), hash: this.hash(row), result: this.result(row) };
+  }
+
+  /** Every entry by path key (tests and tools; a scan reads rows as needed). */
+  entries(): Map<string, CacheEntry> {
+    return new Map(this.paths.map((p, i) => [p, this.entry(i)]));
+  }
 }
 
 /** The cache at `file`, or null when it is missing, foreign, stale, truncated or corrupt. */
@@ -188,13 +261,7 @@ export function readCacheFile(file: string, scope: string): CacheFile | null {
     if (!Number.isInteger(trailer.entries) || !isBody(parsed, trailer.entries)) return null;
     const paths = trailer.entries === 0 ? [] : parsed.paths.split("\n");
     if (paths.length !== trailer.entries) return null;
-    const found = new Map(parsed.found.map(([i, hash, result]) => [i, { hash, result }]));
-    const entries = new Map<string, CacheEntry>();
-    for (let i = 0; i < paths.length; i++) {
-      const f = found.get(i);
-      entries.set(paths[i], { size: parsed.size[i], mtimeMs: parsed.mtime[i], ctimeMs: parsed.ctime[i], hash: f?.hash ?? null, result: f?.result ?? null });
-    }
-    return { started: header.started, entries };
+    return new CacheFile(header.started, paths, parsed);
   } catch {
     return null;
   }
@@ -228,15 +295,23 @@ class ChunkWriter {
   }
 }
 
+/** What a cache file holds for a file: an entry, or a row of the cache file this run read. */
+type Kept = CacheEntry | number;
+
 /** The body (see Body), written column by column. */
-function writeBody(out: ChunkWriter, entries: Map<string, CacheEntry>): number {
-  const rows = [...entries].filter(([key]) => !key.includes("\n")); // a file name with a newline: not cached
+function writeBody(out: ChunkWriter, rows: [key: string, entry: CacheEntry][], walks: Map<string, CachedWalk>): void {
   out.write('{"paths":"');
   rows.forEach(([key], i) => out.write((i > 0 ? "\\n" : "") + JSON.stringify(key).slice(1, -1)));
   out.write('"');
-  for (const [name, field] of [["size", "size"], ["mtime", "mtimeMs"], ["ctime", "ctimeMs"]] as const) {
+  const columns = {
+    size: (e: CacheEntry) => e.size,
+    mtime: (e: CacheEntry) => e.mtimeMs,
+    // Exact: two close doubles subtract exactly, and add back exactly.
+    ctime: (e: CacheEntry) => e.ctimeMs - e.mtimeMs,
+  };
+  for (const [name, value] of Object.entries(columns)) {
     out.write(`,"${name}":[`);
-    rows.forEach(([, e], i) => out.write((i > 0 ? "," : "") + JSON.stringify(e[field])));
+    rows.forEach(([, e], i) => out.write((i > 0 ? "," : "") + JSON.stringify(value(e))));
     out.write("]");
   }
   out.write(',"found":[');
@@ -246,8 +321,20 @@ function writeBody(out: ChunkWriter, entries: Map<string, CacheEntry>): number {
     out.write((first ? "" : ",") + JSON.stringify([i, e.hash, e.result]));
     first = false;
   });
+  out.write('],"walks":[');
+  const index = new Map(rows.map(([key], i) => [key, i]));
+  first = true;
+  for (const [id, walk] of walks) {
+    const files = walk.files.map((key) => index.get(key));
+    // A walk whose files aren't all rows, or with a newline in a name, is walked again next time.
+    if (files.some((i) => i === undefined) || walk.dirs.some(([key]) => key.includes("\n"))) continue;
+    const [start, rule] = id.split("\0");
+    const dirs = walk.dirs;
+    const row: WalkRow = [start, rule, files as number[], dirs.map(([k]) => k).join("\n"), dirs.map(([, d]) => d.mtimeMs), dirs.map(([, d]) => d.ctimeMs)];
+    out.write((first ? "" : ",") + JSON.stringify(row));
+    first = false;
+  }
   out.write("]}");
-  return rows.length;
 }
 
 /**
@@ -255,7 +342,14 @@ function writeBody(out: ChunkWriter, entries: Map<string, CacheEntry>): number {
  * whole. A writer killed before the rename leaves the old cache (and a temporary file that is
  * never read, removed after an hour).
  */
-export function writeCacheFile(file: string, scope: string, started: number, entries: Map<string, CacheEntry>): void {
+export function writeCacheFile(
+  file: string,
+  scope: string,
+  started: number,
+  entries: Map<string, CacheEntry>,
+  walks: Map<string, CachedWalk> = new Map(),
+): void {
+  const rows = [...entries].filter(([key]) => !key.includes("\n")); // a file name with a newline: not cached
   const dir = path.dirname(file);
   mkdirSync(dir, { recursive: true });
   removeStaleTemps(dir);
@@ -266,8 +360,8 @@ export function writeCacheFile(file: string, scope: string, started: number, ent
       const header: Header = { format: FORMAT, version: FORMAT_VERSION, key: cacheKey(), scope, started };
       writeSync(fd, `${JSON.stringify(header)}\n`);
       const body = new ChunkWriter(fd);
-      const count = writeBody(body, entries);
-      const trailer: Trailer = { entries: count, checksum: body.digest() };
+      writeBody(body, rows, walks);
+      const trailer: Trailer = { entries: rows.length, checksum: body.digest() };
       writeSync(fd, `\n${JSON.stringify(trailer)}\n`);
     } finally {
       closeSync(fd);
@@ -295,13 +389,6 @@ function removeStaleTemps(dir: string): void {
   }
 }
 
-export interface Lookup {
-  entry: CacheEntry;
-  /** The stamp was taken safely before the caching scan started: an equal stamp means unchanged. */
-  trusted: boolean;
-}
-
-// speky:speky-ts#SCAN-CACHE
 /** Whether the file still has the cached stamp (size, mtime, ctime): then its content is the cached one. */
 export function isUnchanged(absPath: string, cached: FileStamp): boolean {
   const st = statSync(absPath, { throwIfNoEntry: false });
@@ -334,14 +421,27 @@ export function lastCacheRun(): CacheRun | null {
   return lastRun;
 }
 
-export class ScanCache {
+/** What the cache knows of a file that changed, or may have: its result stands if its content hash does. */
+export interface Previous {
+  stamp: FileStamp;
+  hash: string | null;
+  entry: () => CacheEntry;
+}
+
+export class ScanCache implements WalkCache {
   readonly file: string;
   private readonly scope: string;
   private readonly keys: PathKeys;
   private readonly started = Date.now();
   private readonly old: CacheFile | null;
-  private readonly next = new Map<string, CacheEntry>();
+  /** Path key → what the next cache file holds for it. */
+  private readonly next = new Map<string, Kept>();
+  private readonly nextWalks = new Map<string, CachedWalk>();
+  /** Directories checked by this run: unchanged or not. */
+  private readonly dirsChecked = new Map<string, boolean>();
   private changed = false;
+  /** Where the next file looked up is likely to be: files come in the order they were cached. */
+  private cursor = 0;
   private hits = 0;
   private misses = 0;
 
@@ -351,37 +451,83 @@ export class ScanCache {
     this.keys = new PathKeys(options.base);
     this.old = readCacheFile(this.file, this.scope);
     if (!this.old) this.changed = true;
-    else if (options.merge) for (const [p, e] of this.old.entries) this.next.set(p, e);
+    else if (options.merge) {
+      this.old.paths.forEach((p, row) => this.next.set(p, row));
+      for (const [id, w] of this.old.walks) this.nextWalks.set(id, w);
+    }
+  }
+
+  /** A stamp taken safely before the caching scan started: an equal stamp then means unchanged. */
+  private trusted(stamp: DirStamp | FileStamp): boolean {
+    const window = stamp.mtimeMs % 1000 === 0 && stamp.ctimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
+    return Math.max(stamp.mtimeMs, stamp.ctimeMs) < this.old!.started - window;
+  }
+
+  private dirUnchanged(key: string, stamp: DirStamp): boolean {
+    let same = this.dirsChecked.get(key);
+    if (same === undefined) {
+      const st = statSync(this.keys.absolute(key), { throwIfNoEntry: false });
+      same = st !== undefined && st.isDirectory() && st.mtimeMs === stamp.mtimeMs && st.ctimeMs === stamp.ctimeMs && this.trusted(stamp);
+      this.dirsChecked.set(key, same);
+    }
+    return same;
+  }
+
+  /** A walk of the previous run whose directories are all unchanged: its files, again. */
+  lookup(start: string, rule: string): string[] | null {
+    const id = walkId(this.keys.key(start), rule);
+    const walk = this.old?.walks.get(id);
+    if (!walk || !walk.dirs.every(([key, stamp]) => this.dirUnchanged(key, stamp))) return null;
+    this.nextWalks.set(id, walk);
+    return walk.files.map((key) => this.keys.absolute(key));
+  }
+
+  store(start: string, rule: string, files: string[], dirs: Map<string, DirStamp>): void {
+    this.nextWalks.set(walkId(this.keys.key(start), rule), {
+      files: files.map((f) => this.keys.key(f)).sort(),
+      dirs: [...dirs].map(([dir, stamp]) => [this.keys.key(dir), stamp]),
+    });
+    this.changed = true;
   }
 
   /**
-   * The cached entry of a file, if any, and whether its stamp can be trusted: a file changed
-   * again within the timestamp tick of the caching scan's read would have an equal stamp.
+   * The cache lookup of a file: when unchanged since it was cached (same stamp, taken safely
+   * before the caching scan started), its cached result, the file kept in the cache; otherwise
+   * what the cache knew of it (`previous`), if anything.
    */
-  lookup(absPath: string): Lookup | null {
+  // speky:speky-ts#SCAN-CACHE
+  unchanged(absPath: string): { result: FileResult | null } | { previous: Previous | null } {
     const old = this.old;
-    const entry = old?.entries.get(this.keys.key(absPath));
-    if (!old || !entry) return null;
-    return { entry, trusted: Math.max(entry.mtimeMs, entry.ctimeMs) < old.started - racyWindow(entry) };
+    const key = this.keys.key(absPath);
+    const row = old?.row(key, this.cursor);
+    if (!old || row === undefined) return { previous: null };
+    this.cursor = row + 1;
+    const stamp = old.stamp(row);
+    if (this.trusted(stamp) && isUnchanged(absPath, stamp)) {
+      this.next.set(key, row);
+      this.hits++;
+      return { result: old.result(row) };
+    }
+    return { previous: { stamp, hash: old.hash(row), entry: () => old.entry(row) } };
   }
 
-  /** The entry of a file visited by this run (`hit`: unchanged since the cached run). */
-  record(absPath: string, entry: CacheEntry, hit: boolean): void {
+  /** The entry of a file read by this run. */
+  record(absPath: string, entry: CacheEntry): void {
     this.next.set(this.keys.key(absPath), entry);
-    if (hit) this.hits++;
-    else {
-      this.misses++;
-      this.changed = true;
-    }
+    this.misses++;
+    this.changed = true;
   }
 
   /** Writes the cache if this run changed it; a cache that can't be written is no error. */
   save(): void {
-    const dropped = !this.options.merge && this.old !== null && this.old.entries.size !== this.next.size;
+    const old = this.old;
+    const dropped = !this.options.merge && old !== null && (old.paths.length !== this.next.size || old.walks.size !== this.nextWalks.size);
     lastRun = { file: this.file, hits: this.hits, misses: this.misses, written: false };
     if (!this.changed && !dropped) return;
+    const entries = new Map<string, CacheEntry>();
+    for (const [key, kept] of this.next) entries.set(key, typeof kept === "number" ? old!.entry(kept) : kept);
     try {
-      writeCacheFile(this.file, this.scope, this.started, this.next);
+      writeCacheFile(this.file, this.scope, this.started, entries, this.nextWalks);
       lastRun.written = true;
     } catch {
       // read-only or full disk: the next run scans cold

@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { languageForPath } from "./languages.js";
 import type { BatchReply, BatchRequest } from "./worker.js";
 import { isPending, parsePending, readTask, runTask, type FileTask, type PendingParse, type TaskOutcome } from "./worker-task.js";
 
@@ -32,8 +33,11 @@ export function poolSize(): number {
 
 interface Batch {
   id: number;
-  start: number;
+  /** Task indexes, in the run's task list. */
+  indexes: number[];
   tasks: FileTask[];
+  /** The worker this batch is for (its grammars are loaded there); null: any. */
+  owner: Slot | null;
 }
 
 interface Run {
@@ -60,8 +64,9 @@ class Pool {
 
   constructor(private readonly size: number) {}
 
-  process(tasks: FileTask[], onProgress: (done: number) => void): Promise<TaskOutcome[]> {
-    const result = this.turn.then(() => this.execute(tasks, onProgress));
+  /** `groups`: task indexes per worker (by language); default: batches to whoever is free. */
+  process(tasks: FileTask[], onProgress: (done: number) => void, groups?: number[][]): Promise<TaskOutcome[]> {
+    const result = this.turn.then(() => this.execute(tasks, onProgress, groups));
     this.turn = result.catch(() => undefined);
     return result;
   }
@@ -90,13 +95,21 @@ class Pool {
     this.idle = setTimeout(() => this.close(), IDLE_MS).unref();
   }
 
-  private async execute(tasks: FileTask[], onProgress: (done: number) => void): Promise<TaskOutcome[]> {
+  private batches(indexes: number[], tasks: FileTask[], owner: Slot | null): Batch[] {
+    const out: Batch[] = [];
+    for (let start = 0; start < indexes.length; start += BATCH_FILES) {
+      const slice = indexes.slice(start, start + BATCH_FILES);
+      out.push({ id: this.nextId++, indexes: slice, tasks: slice.map((i) => tasks[i]), owner });
+    }
+    return out;
+  }
+
+  private async execute(tasks: FileTask[], onProgress: (done: number) => void, groups?: number[][]): Promise<TaskOutcome[]> {
     this.prepare();
     clearTimeout(this.idle);
-    const queue: Batch[] = [];
-    for (let start = 0; start < tasks.length; start += BATCH_FILES) {
-      queue.push({ id: this.nextId++, start, tasks: tasks.slice(start, start + BATCH_FILES) });
-    }
+    const queue = groups
+      ? groups.flatMap((g, k) => this.batches(g, tasks, this.slots[k % this.slots.length]))
+      : this.batches(tasks.map((_, i) => i), tasks, null);
     const outcomes = new Array<TaskOutcome>(tasks.length);
     await new Promise<void>((resolve) => {
       this.run = { outcomes, queue, remaining: queue.length, onProgress, done: resolve };
@@ -115,8 +128,10 @@ class Pool {
   private feed(slot: Slot): void {
     const run = this.run;
     if (!run) return;
-    while (slot.alive && slot.inFlight.size < IN_FLIGHT && run.queue.length > 0) {
-      const batch = run.queue.shift()!;
+    while (slot.alive && slot.inFlight.size < IN_FLIGHT) {
+      const at = run.queue.findIndex((b) => b.owner === null || b.owner === slot || !b.owner.alive);
+      if (at < 0) break;
+      const [batch] = run.queue.splice(at, 1);
       slot.inFlight.set(batch.id, batch);
       slot.worker.postMessage({ id: batch.id, tasks: batch.tasks } satisfies BatchRequest);
     }
@@ -127,7 +142,7 @@ class Pool {
     const batch = slot.inFlight.get(reply.id);
     if (!run || !batch) return;
     slot.inFlight.delete(reply.id);
-    reply.outcomes.forEach((outcome, k) => (run.outcomes[batch.start + k] = outcome));
+    reply.outcomes.forEach((outcome, k) => (run.outcomes[batch.indexes[k]] = outcome));
     run.onProgress(batch.tasks.length);
     run.remaining--;
     this.feed(slot);
@@ -140,7 +155,7 @@ class Pool {
     slot.alive = false;
     const run = this.run;
     if (!run) return;
-    run.queue.unshift(...slot.inFlight.values());
+    run.queue.unshift(...[...slot.inFlight.values()].map((b) => ({ ...b, owner: null })));
     slot.inFlight.clear();
     const living = this.slots.filter((s) => s.alive);
     for (const s of living) this.feed(s);
@@ -210,8 +225,13 @@ export async function runTasks(tasks: FileTask[], options: RunOptions = {}): Pro
   });
   onProgress(tasks.length - pending.length);
   if (canPool && pending.length >= 2 && bytes >= POOL_MIN_PARSE_BYTES) {
-    // The workers read these few files again: cheaper than copying them over.
-    const parsed = await pool(size).process(pending.map(({ index }) => tasks[index]), onProgress);
+    // The workers read these few files again: cheaper than copying them over. Each language
+    // goes to one worker unless it is too big a share: grammars load there once, in parallel.
+    const parsed = await pool(size).process(
+      pending.map(({ index }) => tasks[index]),
+      onProgress,
+      byLanguage(pending.map(({ read }) => read), size),
+    );
     pending.forEach(({ index }, k) => (outcomes[index] = parsed[k]));
   } else {
     for (const { index, read } of pending) {
@@ -220,4 +240,32 @@ export async function runTasks(tasks: FileTask[], options: RunOptions = {}): Pro
     }
   }
   return outcomes;
+}
+
+/**
+ * Indexes of `files` per worker: each language whole to the least loaded worker, largest
+ * first; a language holding more than a worker's share of the bytes is spread over all.
+ */
+export function byLanguage(files: { absPath: string; content: { length: number } }[], workers: number): number[][] {
+  const groups = new Map<string, number[]>();
+  files.forEach((f, i) => {
+    const language = languageForPath(f.absPath) ?? "?";
+    groups.set(language, [...(groups.get(language) ?? []), i]);
+  });
+  const size = (i: number) => files[i].content.length;
+  const bytes = (g: number[]) => g.reduce((sum, i) => sum + size(i), 0);
+  const share = bytes(files.map((_, i) => i)) / workers;
+  const out = Array.from({ length: workers }, () => [] as number[]);
+  const load = new Array<number>(workers).fill(0);
+  const leastLoaded = () => load.indexOf(Math.min(...load));
+  for (const group of [...groups.values()].sort((a, b) => bytes(b) - bytes(a))) {
+    const spread = bytes(group) > share && group.length >= workers;
+    const parts = spread ? [...group].sort((a, b) => size(b) - size(a)).map((i) => [i]) : [group];
+    for (const part of parts) {
+      const w = leastLoaded();
+      out[w].push(...part);
+      load[w] += bytes(part);
+    }
+  }
+  return out.map((g) => g.sort((a, b) => a - b));
 }

@@ -6,7 +6,7 @@
 // when it pays (pool.ts) → merge in file order, so the output is the same however it ran.
 import path from "node:path";
 import { compareDiagnostics, compareStrings, type Diagnostic } from "../diagnostics.js";
-import { isUnchanged, ScanCache } from "./cache.js";
+import { ScanCache, type Previous } from "./cache.js";
 import type { RawTag } from "./engine.js";
 import type { FileResult } from "./file.js";
 import { runTasks } from "./pool.js";
@@ -32,10 +32,13 @@ export interface ScanOptions {
 export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel">;
 
 function toPosix(p: string): string {
-  return p.split(path.sep).join("/");
+  return path.sep === "/" ? p : p.split(path.sep).join("/");
 }
 
 function displayPath(target: ScanTarget, absPath: string): string {
+  const root = target.root.endsWith(path.sep) ? target.root : target.root + path.sep;
+  // Most files are under their target's root: no path.relative (thousands of tags).
+  if (absPath.startsWith(root) && !absPath.includes(`${path.sep}..`)) return toPosix(absPath.slice(root.length));
   return toPosix(path.relative(target.root, absPath));
 }
 
@@ -61,6 +64,10 @@ type Outcome = { result: FileResult } | { error: string };
 /** The outcome of every file without the marker: they only count. */
 const NO_TAGS: Outcome = { result: noTagsResult(null) };
 
+const NOT_CACHED = { previous: null };
+
+const UNREADABLE: CacheEntry = { size: -1, mtimeMs: -1, ctimeMs: -1, hash: null, result: null };
+
 const outcomeOf = (entry: CacheEntry): Outcome => (entry.result ? { result: entry.result } : NO_TAGS);
 
 /**
@@ -73,20 +80,20 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
   const outcomes = new Array<Outcome>(jobs.length);
   const tasks: FileTask[] = [];
   const taskJobs: number[] = [];
-  const previous: (CacheEntry | null)[] = [];
+  const previous: (Previous | null)[] = [];
   // Unchanged files are told here, one stat each: faster than starting workers to share them.
-  jobs.forEach((job, i) => {
-    const found = cache?.lookup(job.absPath);
-    if (found?.trusted && isUnchanged(job.absPath, found.entry)) {
-      cache!.record(job.absPath, found.entry, true);
-      outcomes[i] = outcomeOf(found.entry);
-      return;
+  for (let i = 0; i < jobs.length; i++) {
+    const absPath = jobs[i].absPath;
+    const found = cache ? cache.unchanged(absPath) : NOT_CACHED;
+    if ("result" in found) {
+      outcomes[i] = found.result ? { result: found.result } : NO_TAGS;
+      continue;
     }
-    const entry = found?.entry ?? null;
-    tasks.push({ absPath: job.absPath, cached: entry && { size: entry.size, mtimeMs: entry.mtimeMs, ctimeMs: entry.ctimeMs, hash: entry.hash } });
+    const before = found.previous;
+    tasks.push({ absPath, cached: before && { ...before.stamp, hash: before.hash } });
     taskJobs.push(i);
-    previous.push(entry);
-  });
+    previous.push(before);
+  }
   trace(`cache: ${jobs.length - tasks.length} unchanged, ${tasks.length} to read`);
   const progress = new Progress(tasks.length);
   let settled: TaskOutcome[];
@@ -98,13 +105,14 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
   settled.forEach((outcome, k) => {
     const i = taskJobs[k];
     if ("error" in outcome) {
+      // Kept as a file of the walk, with a stamp no file has: read again next time.
+      cache?.record(jobs[i].absPath, UNREADABLE);
       outcomes[i] = outcome;
       return;
     }
-    const before = previous[k];
     // A reuse comes from a cached entry (the hash matched), never without.
-    const entry = "entry" in outcome ? outcome.entry : { ...before!, ...outcome.reuse };
-    cache?.record(jobs[i].absPath, entry, false);
+    const entry = "entry" in outcome ? outcome.entry : { ...previous[k]!.entry(), ...outcome.reuse };
+    cache?.record(jobs[i].absPath, entry);
     outcomes[i] = outcomeOf(entry);
   });
   trace("read and parse");
@@ -227,7 +235,9 @@ function commonDirectory(paths: string[]): string {
 
 function openCache(options: ScanOptions, scope: unknown, base: string, merge: boolean): ScanCache | null {
   if (!options.cache) return null;
-  return new ScanCache({ scope, base, merge });
+  const cache = new ScanCache({ scope, base, merge });
+  trace("cache file read");
+  return cache;
 }
 
 /** Scans the targets' code sources; a file matched by several targets is scanned once. */
@@ -237,7 +247,7 @@ export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Pr
   const scope = { targets: targets.map((t) => [t.root, t.patterns]).sort((a, b) => compareStrings(JSON.stringify(a), JSON.stringify(b))) };
   const cache = openCache(options, scope, targets[0]?.root ?? process.cwd(), options.onlyFiles !== undefined);
   // Pre-commit mode matches the named files against the patterns: no walk of the whole tree.
-  const jobs = options.onlyFiles ? await expandTargetsFor(targets, options.onlyFiles) : await expandTargets(targets);
+  const jobs = options.onlyFiles ? await expandTargetsFor(targets, options.onlyFiles) : await expandTargets(targets, cache ?? undefined);
   return (await collect(jobs, targets, cache, options)).result(started);
 }
 
@@ -252,7 +262,7 @@ export async function scanPaths(
   trace("start");
   const target: ScanTarget = { project, root: path.resolve(cwd), patterns: [] };
   const cache = openCache(options, { paths: [target.root, paths] }, commonDirectory(paths.map((p) => path.resolve(cwd, p))), false);
-  const { jobs, missing } = await expandPaths(paths, target.root, target);
+  const { jobs, missing } = await expandPaths(paths, target.root, target, cache ?? undefined);
   const collector = await collect(jobs, [target], cache, options);
   for (const p of missing) collector.warn(toPosix(p), 0, 0, "no such file or directory");
   return collector.result(started);

@@ -42,7 +42,25 @@ const normalised = (pattern: string) => pattern.replace(/\/{2,}/g, "/");
 /** A pattern segment may match a dot entry only if some segment can start with a literal dot. */
 const mayNameDotEntries = (glob: string) => /(^|[/{,(|])\./.test(glob);
 
+/** A directory's stamp: any entry added, removed or renamed in it changes it. */
+export interface DirStamp {
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+/**
+ * Walks remembered from a previous run (cache.ts): a walk whose listed directories all kept
+ * their stamps lists the same files, without a readdir.
+ */
+export interface WalkCache {
+  /** The files of the walk `rule` from `start`, if every directory it listed is unchanged. */
+  lookup(start: string, rule: string): string[] | null;
+  store(start: string, rule: string, files: string[], dirs: Map<string, DirStamp>): void;
+}
+
 interface WalkRule {
+  /** What the walk keeps, as a string: with the start, the walk's key in a WalkCache. */
+  key: string;
   /** Entry names starting with "." are walked and kept. */
   dot: boolean;
   nodeModules: boolean;
@@ -57,25 +75,60 @@ interface WalkRule {
  */
 class Walker {
   private readonly listings = new Map<string, Dirent[]>();
+  /** Set while a walk records for the cache: the stamps of the directories it lists. */
+  private recording: { dirs: Map<string, DirStamp>; cacheable: boolean } | null = null;
+
+  constructor(private readonly cache?: WalkCache) {}
 
   private list(dir: string): Dirent[] {
+    const recording = this.recording;
+    if (recording) {
+      // Before the readdir: a change in between shows as a newer stamp next time.
+      const st = statSync(dir, { throwIfNoEntry: false });
+      if (st) recording.dirs.set(dir, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs });
+      else recording.cacheable = false;
+    }
     let entries = this.listings.get(dir);
     if (!entries) {
       try {
         entries = readdirSync(dir, { withFileTypes: true });
       } catch {
         entries = [];
+        if (recording) recording.cacheable = false;
       }
       this.listings.set(dir, entries);
     }
     return entries;
   }
 
+  /** A walk, from the cache when its directories are unchanged; recorded for it otherwise. */
+  walk(start: string, rule: WalkRule): string[] {
+    if (!this.cache) return this.walkTree(start, rule);
+    const cached = this.cache.lookup(start, rule.key);
+    if (cached) return cached;
+    this.recording = { dirs: new Map(), cacheable: true };
+    try {
+      const files = this.walkTree(start, rule);
+      const { dirs, cacheable } = this.recording;
+      if (!dirs.has(start)) {
+        // Nothing there yet: whatever creates it changes its deepest existing ancestor.
+        const anchor = existingAncestor(start);
+        const st = anchor === null ? undefined : statSync(anchor, { throwIfNoEntry: false });
+        if (!st) return files;
+        dirs.set(anchor!, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs });
+      }
+      if (cacheable) this.cache.store(start, rule.key, files, dirs);
+      return files;
+    } finally {
+      this.recording = null;
+    }
+  }
+
   /**
    * Files under `start` kept by the rule; symbolic links followed, except one leading back to
    * a directory being walked (a cycle).
    */
-  walk(start: string, rule: WalkRule): string[] {
+  private walkTree(start: string, rule: WalkRule): string[] {
     const out: string[] = [];
     /** `real`: the directory's real path, to tell a link to one of its ancestors. */
     const visit = (dir: string, real: string, rel: string, depth: number) => {
@@ -91,6 +144,8 @@ class Walker {
           const s = statSync(abs, { throwIfNoEntry: false });
           isDir = s?.isDirectory() ?? false;
           isFile = s?.isFile() ?? false;
+          // A dangling link may come to life without any listed directory changing.
+          if (!s && this.recording) this.recording.cacheable = false;
         }
         if (isFile) {
           if (depth <= rule.maxDepth && rule.keep(abs, childRel)) out.push(abs);
@@ -98,7 +153,10 @@ class Walker {
           let childReal = real.endsWith(path.sep) ? real + name : `${real}${path.sep}${name}`;
           if (link) {
             const target = safeRealpath(abs);
-            if (target === null || target === real || real.startsWith(target.endsWith(path.sep) ? target : target + path.sep)) continue;
+            if (target === null || target === real || real.startsWith(target.endsWith(path.sep) ? target : target + path.sep)) {
+              if (this.recording) this.recording.cacheable = false;
+              continue;
+            }
             childReal = target;
           }
           visit(abs, childReal, childRel, depth + 1);
@@ -106,15 +164,17 @@ class Walker {
       }
     };
     const real = safeRealpath(start);
-    if (real !== null) visit(start, real, "", 1);
+    if (real !== null && kindOf(start) === "directory") visit(start, real, "", 1);
     return out;
   }
 
   /** Files under a directory that some grammar handles (speky's own directory rule). */
   sourcesUnder(dir: string, pattern: string): string[] {
+    const nodeModules = namesNodeModules(pattern);
     return this.walk(dir, {
+      key: `sources${nodeModules ? "+node_modules" : ""}`,
       dot: false,
-      nodeModules: namesNodeModules(pattern),
+      nodeModules,
       maxDepth: Infinity,
       keep: (abs) => languageForPath(abs) !== null,
     });
@@ -130,11 +190,19 @@ class Walker {
     if (!glob) return [];
     const start = path.resolve(root, glob.base);
     return this.walk(start, {
+      key: `glob ${pattern}`,
       dot: mayNameDotEntries(glob.rest),
       nodeModules: glob.nodeModules,
       maxDepth: glob.rest.includes("**") ? Infinity : glob.rest.split("/").length,
       keep: (_abs, rel) => glob.matches(glob.base ? `${glob.base}/${rel}` : rel),
     });
+  }
+}
+
+function existingAncestor(p: string): string | null {
+  for (let d = path.dirname(p); ; d = path.dirname(d)) {
+    if (kindOf(d) === "directory") return d;
+    if (d === path.dirname(d)) return null;
   }
 }
 
@@ -193,8 +261,8 @@ function addJob(jobs: Map<string, FileJob>, absPath: string, target: ScanTarget)
 }
 
 /** Each file once, however many targets or patterns match it. */
-export async function expandTargets(targets: ScanTarget[]): Promise<FileJob[]> {
-  const walker = new Walker();
+export async function expandTargets(targets: ScanTarget[], cache?: WalkCache): Promise<FileJob[]> {
+  const walker = new Walker(cache);
   const jobs = new Map<string, FileJob>();
   for (const target of targets) {
     for (const pattern of target.patterns) {
@@ -246,8 +314,9 @@ export async function expandPaths(
   paths: string[],
   cwd: string,
   target: ScanTarget,
+  cache?: WalkCache,
 ): Promise<{ jobs: FileJob[]; missing: string[] }> {
-  const walker = new Walker();
+  const walker = new Walker(cache);
   const found: string[][] = [];
   const missing: string[] = [];
   for (const p of paths) {

@@ -2,6 +2,7 @@
 // and decoded and parsed only when it holds one. Runs the same in a pool worker and inline.
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
 import type { FileResult } from "./file.js";
 import { MARKER } from "./text.js";
 
@@ -129,9 +130,28 @@ export function readTask(task: FileTask): TaskOutcome | PendingParse {
 /** The parser stack (web-tree-sitter and the grammars), imported by the first file to parse. */
 let fileModule: Promise<typeof import("./file.js")> | undefined;
 
+/**
+ * Grammars run on V8's baseline wasm compiler only. Its code parses about as fast here, but
+ * the optimising tier recompiles the big grammars (TypeScript's is 2.3 MB of wasm) in the
+ * background for ~0.7 s of CPU, and a process or worker can't exit before that is done: a
+ * pre-commit check that parsed one .ts file took 1.0 s instead of 0.35 s. Process-wide, set
+ * before the first grammar compiles; SPEKY_WASM_TIERUP=1 keeps V8's default.
+ */
+function preferBaselineWasm(): void {
+  if (process.env.SPEKY_WASM_TIERUP === "1") return;
+  try {
+    setFlagsFromString("--liftoff-only");
+  } catch {
+    // a runtime that refuses: V8's default
+  }
+}
+
 export async function parsePending(pending: PendingParse): Promise<TaskOutcome> {
   try {
-    fileModule ??= import("./file.js");
+    if (!fileModule) {
+      preferBaselineWasm();
+      fileModule = import("./file.js");
+    }
     const result = await (await fileModule).scanFileBuffer(pending.absPath, pending.content);
     return { entry: { ...pending.stamp, hash: pending.hash, result } };
   } catch (err) {

@@ -34,9 +34,14 @@ export async function connect(args: string[] = [MCP_FIXTURE], options: ConnectOp
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: "speky-ts-tests", version: "0" });
-  await client.connect(transport);
-  // Listing the tools arms the client's check of every structuredContent against its outputSchema.
-  await client.listTools();
+  try {
+    await client.connect(transport);
+    // Listing the tools arms the client's check of every structuredContent against its outputSchema.
+    await client.listTools();
+  } catch (error) {
+    // A server that died at start-up says why on stderr.
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\nspeky-mcp stderr:\n${stderr}`);
+  }
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
