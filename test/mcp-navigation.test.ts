@@ -4,12 +4,11 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { call, connect, domainError, MCP_FIXTURE, ok, type Session } from "./support/mcp.js";
+import { call, connect, domainError, MCP_FIXTURE, ok, READ_ONLY, type Session } from "./support/mcp.js";
 import { copyFixture, REPO } from "./support/process.js";
 
 const LIVE_FIXTURE = "fixtures/mcp-live/speky.yaml";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 
 const PAGED = [
   "search_requirements",

@@ -4,12 +4,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO } from "./support/process.js";
-import { call, connect, domainError, MCP_FIXTURE, ok, type Session } from "./support/mcp.js";
+import { call, connect, domainError, MCP_FIXTURE, ok, READ_ONLY, type Session } from "./support/mcp.js";
 
 const expected = (name: string): unknown =>
   JSON.parse(readFileSync(path.join(REPO, "fixtures/mcp/expected", `${name}.json`), "utf8"));
 
-const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 const TOOL_NAMES = [
   "get_requirement",
   "get_test",

@@ -213,7 +213,7 @@ interface Row {
 }
 
 function table(rows: Row[]): void {
-  const w = [40, 26, 18];
+  const w = [36, 36, 20];
   log(`${"goal".padEnd(w[0])}${"measured".padEnd(w[1])}${"target".padEnd(w[2])}`);
   log("-".repeat(w[0] + w[1] + w[2] + 6));
   for (const r of rows) {

@@ -1,7 +1,7 @@
 // Argument checks shared by several tools, so that their error texts cannot drift apart.
 // An empty string counts as "no filter", as in speky.
 import type { Model } from "../model/model.js";
-import type { Requirement, Test } from "../spec/types.js";
+import type { Item, Requirement, Test } from "../spec/types.js";
 import { ToolError } from "./tool.js";
 
 export function requirementsMatching(model: Model, tag?: string, category?: string): readonly Requirement[] {
@@ -22,4 +22,14 @@ export function testsMatching(model: Model, category?: string, testerOf?: string
     return category ? testers.filter((t) => t.category === category) : testers;
   }
   return category ? model.testsByCategory.get(category)! : model.specs.tests;
+}
+
+const KIND_LABEL = { requirement: "Requirement", test: "Test" } as const;
+
+/** The item of that kind, or the contract's "X not found" / "X is a test, not a requirement". */
+export function findItem<K extends Item["kind"]>(model: Model, id: string, kind: K): Extract<Item, { kind: K }> {
+  const item = model.byId.get(id);
+  if (!item) throw new ToolError(`${KIND_LABEL[kind]} ${id} not found`);
+  if (item.kind !== kind) throw new ToolError(`${id} is a ${item.kind}, not a ${kind}`);
+  return item as Extract<Item, { kind: K }>;
 }

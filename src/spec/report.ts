@@ -22,9 +22,22 @@ export class FileReport {
       line: at?.line ?? 0,
       column: at?.column ?? 0,
       severity,
-      message,
+      message: oneLine(message),
     });
   }
+}
+
+/** Line breaks and other control characters that a message quotes from a file. */
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * A message on one line, whatever text of the file it quotes (an ID ending in a carriage
+ * return, a CSV header with a line break...): such characters are shown escaped.
+ */
+export function oneLine(message: string): string {
+  return message.replace(CONTROL, (c) =>
+    c === "\n" ? "\\n" : c === "\r" ? "\\r" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 export function formatPos(file: string, at: Pos): string {

@@ -3,6 +3,7 @@
 import { parse, TomlError } from "smol-toml";
 import { scalar, type Pos, type SEntry, type SNode } from "./node.js";
 import type { FileReport } from "./report.js";
+import { TextPositions } from "../text-positions.js";
 import { locateToml, PATH_SEP, type TomlSpot } from "./toml-positions.js";
 
 /**
@@ -25,11 +26,11 @@ export function readToml(text: string, report: FileReport): SNode | null | undef
 
 class TomlConverter {
   private readonly spots: Map<string, TomlSpot>;
-  private readonly lineStarts: number[] = [0];
+  private readonly positions: TextPositions;
 
   constructor(text: string) {
     this.spots = locateToml(text);
-    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.lineStarts.push(i + 1);
+    this.positions = new TextPositions(text);
   }
 
   node(value: unknown, path: string, at: Pos): SNode {
@@ -59,13 +60,6 @@ class TomlConverter {
   }
 
   private pos(offset: number): Pos {
-    let lo = 0;
-    let hi = this.lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.lineStarts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - this.lineStarts[lo] + 1 };
+    return this.positions.at(offset);
   }
 }

@@ -9,6 +9,8 @@ import { REPO } from "./process.js";
 
 export const MCP_MAIN = path.join(REPO, "dist/mcp/main.js");
 export const MCP_FIXTURE = "fixtures/mcp/speky.yaml";
+/** What every tool must declare, written out here rather than imported from the server. */
+export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 
 export interface Session {
   client: Client;

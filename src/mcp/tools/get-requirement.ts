@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Model } from "../../model/model.js";
-import type { Requirement } from "../../spec/types.js";
+import { findItem } from "../filters.js";
 import * as schema from "../schemas.js";
 import {
   comment,
@@ -12,7 +12,7 @@ import {
   type Oneliner,
   type RequirementCodeRef,
 } from "../shapes.js";
-import { defineTool, ToolError } from "../tool.js";
+import { defineTool } from "../tool.js";
 
 export interface RequirementDetails {
   id: string;
@@ -30,16 +30,9 @@ export interface RequirementDetails {
   code_references?: RequirementCodeRef[];
 }
 
-export function findRequirement(model: Model, id: string): Requirement {
-  const item = model.byId.get(id);
-  if (!item) throw new ToolError(`Requirement ${id} not found`);
-  if (item.kind !== "requirement") throw new ToolError(`${id} is a ${item.kind}, not a requirement`);
-  return item;
-}
-
 // speky:speky-ts#MCP-GET-REQUIREMENT
 export function getRequirement(model: Model, id: string): RequirementDetails {
-  const req = findRequirement(model, id);
+  const req = findItem(model, id, "requirement");
   const details: RequirementDetails = { id: req.id, category: req.category, long: req.long, source_file: req.source_file };
   withOptional(details, "short", req.short);
   withOptional(details, "tags", req.tags);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Model } from "../../model/model.js";
-import type { Step, Test } from "../../spec/types.js";
+import type { Step } from "../../spec/types.js";
+import { findItem } from "../filters.js";
 import * as schema from "../schemas.js";
 import {
   comment,
@@ -13,7 +14,7 @@ import {
   type Oneliner,
   type TestCodeRef,
 } from "../shapes.js";
-import { defineTool, ToolError } from "../tool.js";
+import { defineTool } from "../tool.js";
 
 export interface TestDetails {
   id: string;
@@ -29,16 +30,9 @@ export interface TestDetails {
   code_references?: TestCodeRef[];
 }
 
-export function findTest(model: Model, id: string): Test {
-  const item = model.byId.get(id);
-  if (!item) throw new ToolError(`Test ${id} not found`);
-  if (item.kind !== "test") throw new ToolError(`${id} is a ${item.kind}, not a test`);
-  return item;
-}
-
 // speky:speky-ts#MCP-GET-TEST
 export function getTest(model: Model, id: string): TestDetails {
-  const test = findTest(model, id);
+  const test = findItem(model, id, "test");
   const details: TestDetails = {
     id: test.id,
     category: test.category,
