@@ -14,7 +14,8 @@ export type GlobResult =
 /** Absolute paths of the files `pattern` (relative to root) matches, in speky's order. */
 export async function expandGlob(root: string, pattern: string): Promise<GlobResult> {
   const segments = pattern.split("/");
-  const fixed = segments.findIndex((s) => fg.isDynamicPattern(s));
+  // An empty segment (`sub/`, `a//b`) is no pattern: fast-glob throws on it.
+  const fixed = segments.findIndex((s) => s !== "" && fg.isDynamicPattern(s));
   if (fixed < 0) return literalPath(root, pattern);
 
   const base = segments.slice(0, fixed).join("/") || ".";

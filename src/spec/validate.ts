@@ -3,14 +3,14 @@
 import type { Diagnostic, Severity } from "../diagnostics.js";
 import type { Collected } from "./collect.js";
 import type { Written } from "./manifest.js";
-import { formatPos, type FileReport } from "./report.js";
+import { formatPos, oneLine, type FileReport } from "./report.js";
 import type { Item, SourceLocation } from "./types.js";
 
 // speky:speky-ts#SPEC-VALIDATE
 /** Adds the problems found across all loaded files to diagnostics. */
 export function validateReferences(collected: Collected, diagnostics: Diagnostic[]): void {
   const report = (severity: Severity, at: SourceLocation, message: string) =>
-    diagnostics.push({ file: at.file, line: at.line, column: at.column, severity, message });
+    diagnostics.push({ file: at.file, line: at.line, column: at.column, severity, message: oneLine(message) });
 
   const byId = new Map<string, Item>();
   for (const item of collected.items) {

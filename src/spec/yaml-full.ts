@@ -27,6 +27,8 @@ import { plainScalar, tagName, YAML_OPTIONS } from "./yaml-scalars.js";
 export const MAX_YAML_ALIASES = 10_000;
 
 class AliasBomb extends Error {}
+/** An alias the `yaml` package could not resolve (no such anchor, a merge of a non-map). */
+class BadAlias extends Error {}
 
 function yamlMessage(message: string): string {
   const first = message.split("\n")[0];
@@ -77,6 +79,10 @@ export function readYamlFully(text: string, report: FileReport): SNode | null | 
   } catch (e) {
     if (e instanceof RangeError) {
       report.error(null, `YAML syntax error: ${yamlMessage(e.message)}`);
+      return undefined;
+    }
+    if (e instanceof BadAlias) {
+      report.error(null, `YAML: ${yamlMessage(e.message)}`);
       return undefined;
     }
     if (!(e instanceof AliasBomb)) throw e;
@@ -130,7 +136,8 @@ class AstConverter {
       try {
         this.doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
       } catch (e) {
-        if (e instanceof ReferenceError) throw new AliasBomb();
+        if (e instanceof ReferenceError && /^Excessive alias count/.test(e.message)) throw new AliasBomb();
+        if (e instanceof Error) throw new BadAlias(e.message);
         throw e;
       }
     }
