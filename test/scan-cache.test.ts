@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runScan } from "../src/cli/scan-command.js";
 import { cacheDir, lastCacheRun } from "../src/scan/cache.js";
-import { scan, scanPaths } from "../src/scan/scan.js";
+import { cacheWritten, scan, scanPaths } from "../src/scan/scan.js";
 import type { ScanResult } from "../src/scan/types.js";
 import { REPO } from "./scan-helpers.js";
 
@@ -38,7 +38,11 @@ function plantTree(): void {
 }
 
 const strip = (r: ScanResult) => JSON.stringify({ ...r, stats: { ...r.stats, ms: 0 } });
-const scanTree = (cached: boolean) => scanPaths("p", ["src", "lib"], tree, { cache: cached });
+async function scanTree(cached: boolean): Promise<ScanResult> {
+  const result = await scanPaths("p", ["src", "lib"], tree, { cache: cached });
+  await cacheWritten();
+  return result;
+}
 
 /** Every path under `dir`, dot files included. */
 function listAll(dir: string, rel = ""): string[] {
@@ -167,7 +171,11 @@ describe("scan cache", () => {
     const cacheModule = pathToFileURL(path.join(REPO, "dist/scan/cache.js")).href;
     const built = (await import(scanModule)) as typeof import("../src/scan/scan.js");
     const builtCache = (await import(cacheModule)) as typeof import("../src/scan/cache.js");
-    const scanBuilt = (cached: boolean) => built.scanPaths("p", ["src", "lib"], tree, { cache: cached, parallel: false });
+    const scanBuilt = async (cached: boolean) => {
+      const result = await built.scanPaths("p", ["src", "lib"], tree, { cache: cached, parallel: false });
+      await built.cacheWritten();
+      return result;
+    };
     const fresh = strip(await scanBuilt(false));
     await settle();
     let hits = 0;
@@ -176,12 +184,13 @@ describe("scan cache", () => {
       child,
       [
         `import { readFileSync, writeFileSync } from "node:fs";`,
-        `const { scanPaths } = await import(${JSON.stringify(scanModule)});`,
+        `const { cacheWritten, scanPaths } = await import(${JSON.stringify(scanModule)});`,
         `const { lastCacheRun, readCacheFile, writeCacheFile } = await import(${JSON.stringify(cacheModule)});`,
         `const tree = ${JSON.stringify(tree)};`,
         `for (let n = 1; ; n++) {`,
         `  writeFileSync(tree + "/lib/churn.py", "# speky:p#CHURN\\ndef churn():\\n    return " + (n % 10) + "\\n");`,
         `  await scanPaths("p", ["src", "lib"], tree, { cache: true, parallel: false });`,
+        `  await cacheWritten();`,
         `  const file = lastCacheRun().file;`,
         `  const header = JSON.parse(readFileSync(file, "utf8").split("\\n")[0]);`,
         `  const cached = readCacheFile(file, header.scope);`,
@@ -225,8 +234,10 @@ describe("scan cache", () => {
     await scanTree(true);
     const targets = [{ project: "p", root: tree, patterns: ["src/**/*.py", "lib"] }];
     const first = await scan(targets, { cache: true });
+    await cacheWritten();
     await settle();
     const again = await scan(targets, { cache: true });
+    await cacheWritten();
     expect(lastCacheRun()).toMatchObject({ hits: first.stats.files, misses: 0 });
     expect(strip(again)).toBe(strip(first));
     expect(listAll(tree).sort()).toEqual(before);
@@ -243,8 +254,10 @@ describe("scan cache", () => {
 
   it("is bypassed by --no-cache, used by the CLI otherwise", async () => {
     await runScan(["--no-cache", "--project", "p", "src"], tree);
+    await cacheWritten();
     expect(cacheFiles()).toEqual([]);
     const outcome = await runScan(["--project", "p", "src"], tree);
+    await cacheWritten();
     expect(outcome.exitCode).toBe(0);
     expect(cacheFiles()).toHaveLength(1);
   });

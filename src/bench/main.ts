@@ -183,7 +183,9 @@ async function benchMcpServer(cacheDir: string): Promise<{ initMs: number | null
     await writeTaggedSources(dir, MCP_SIZE);
     const cold = best([0, 1].map(() => speky(["scan", "--no-cache", manifest], { SPEKY_CACHE_DIR: cacheDir })));
     coldMs = cold.ms;
-    log(`   speky scan --no-cache of the same project (load + scan, cold): ${fmtMs(coldMs)}`);
+    const tags = cold.status === 0 ? (JSON.parse(cold.stdout) as ScanDoc).references.length : 0;
+    log(`   speky scan --no-cache of the same project (load + scan, cold): ${fmtMs(coldMs)} (${tags} references)`);
+    if (tags === 0) log(`   (that scan failed: exit ${cold.status}, ${cold.stderr.trim().split("\n")[0]})`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -274,7 +276,11 @@ async function main(): Promise<void> {
       const env = { SPEKY_CACHE_DIR: cacheDir };
       const args = ["scan", "--project", BENCH_PROJECT, "."];
       if (rows[0].met === false) profileScan("cold (--no-cache)", ["scan", "--no-cache", ...args.slice(1)], env, tree.repo);
-      if (rows[1].met === false) profileScan("warm (cached)", args, env, tree.repo);
+      if (rows[1].met === false) {
+        // Written again if a build since (this tree is shared) changed the scanner: the key covers its code.
+        speky(args, env, tree.repo);
+        profileScan("warm (cached)", args, env, tree.repo);
+      }
     }
     log();
     table(rows);

@@ -2,6 +2,7 @@
 // test markers. Capture names are the contract described in grammars/README.md.
 import type { Node, QueryMatch } from "web-tree-sitter";
 import type { LoadedLanguage } from "./runtime.js";
+import { TreeNav } from "./tree-nav.js";
 
 export interface Definition {
   node: Node;
@@ -38,6 +39,8 @@ export interface DefinitionIndex {
   comments: Set<number>;
   /** Definitions that enclose their following siblings, in document order. */
   following: Definition[];
+  /** Parent and sibling look-ups of this tree, cheap however large it is. */
+  nav: TreeNav;
 }
 
 const DEFINITION = "definition.";
@@ -84,6 +87,7 @@ export function indexDefinitions(lang: LoadedLanguage, root: Node): DefinitionIn
     decorations: new Set(),
     comments: new Set(),
     following: [],
+    nav: new TreeNav(root),
   };
   const best = new Map<number, Candidate>();
   const bases = new Map<number, string[]>();
@@ -107,7 +111,7 @@ export function indexDefinitions(lang: LoadedLanguage, root: Node): DefinitionIn
   const ordered = [...best.values()].sort((a, b) => a.node.startIndex - b.node.startIndex);
   for (const c of ordered) {
     let outer = c.node;
-    while (outer.parent && lang.wrappers.has(outer.parent.type)) outer = outer.parent;
+    for (let up = index.nav.parent(outer); up && lang.wrappers.has(up.type); up = index.nav.parent(outer)) outer = up;
     const definition: Definition = {
       node: c.node,
       outer,

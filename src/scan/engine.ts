@@ -64,7 +64,7 @@ interface Place {
 function place(node: Node, lang: LoadedLanguage, index: DefinitionIndex): Place {
   let found: { kind: PlaceKind; holder: Node | null } | null = null;
   let parseError = false;
-  for (let n: Node | null = node; n; n = n.parent) {
+  for (let n: Node | null = node; n; n = index.nav.parent(n)) {
     if (n.isError) parseError = true;
     // A comment by query (Elixir's `@doc "..."`) holds the string literal inside it.
     if (index.comments.has(n.id)) found = { kind: "comment", holder: n };
@@ -76,19 +76,32 @@ function place(node: Node, lang: LoadedLanguage, index: DefinitionIndex): Place 
   return { ...(found ?? { kind: "code", holder: null }), parseError };
 }
 
-function symbolTag(tag: TagText, written: Position, definition: Definition, ctx: ResolveContext, file: string): RawTag {
-  const scopes = enclosingScopes(definition, ctx.index, ctx.lang);
-  return {
-    ...ctx.positions.at(anchorNode(definition).startIndex),
-    tag_line: written.line,
-    tag_column: written.column,
-    ...tag,
-    symbol: qualifiedName(definition, scopes, ctx.lang),
-    kind: definition.kind,
-    is_test: isTest(definition, scopes, ctx.index, ctx.lang, file),
-    reference: true,
-    warning: null,
-  };
+/** What a symbol reference says of its definition, whichever of its tags asks. */
+type SymbolPart = Pick<RawTag, "line" | "column" | "symbol" | "kind" | "is_test">;
+
+interface ScanContext extends ResolveContext {
+  /** By definition node: many tags above one definition resolve it once. */
+  symbols: Map<number, SymbolPart>;
+}
+
+function symbolPart(definition: Definition, ctx: ScanContext, file: string): SymbolPart {
+  let part = ctx.symbols.get(definition.node.id);
+  if (!part) {
+    const scopes = enclosingScopes(definition, ctx.index, ctx.lang);
+    part = {
+      ...ctx.positions.at(anchorNode(definition).startIndex),
+      symbol: qualifiedName(definition, scopes, ctx.lang),
+      kind: definition.kind,
+      is_test: isTest(definition, scopes, ctx.index, ctx.lang, file),
+    };
+    ctx.symbols.set(definition.node.id, part);
+  }
+  return part;
+}
+
+function symbolTag(tag: TagText, written: Position, definition: Definition, ctx: ScanContext, file: string): RawTag {
+  const { line, column, symbol, kind, is_test } = symbolPart(definition, ctx, file);
+  return { line, column, tag_line: written.line, tag_column: written.column, ...tag, symbol, kind, is_test, reference: true, warning: null };
 }
 
 /** A tag located where it is written, documenting no definition. */
@@ -104,7 +117,7 @@ function codeWarning(where: Place): string {
 }
 
 /** What one well-formed tag becomes, from where it is written. */
-function classify(tag: TagText, written: Position, where: Place, ctx: ResolveContext, file: string): RawTag {
+function classify(tag: TagText, written: Position, where: Place, ctx: ScanContext, file: string): RawTag {
   if (!where.holder) return freeTag(tag, written, false, codeWarning(where));
   const resolved =
     where.kind === "docstring"
@@ -129,9 +142,9 @@ export function scanTextWith(lang: LoadedLanguage, file: string, text: string, t
   if (markers.length === 0) return result;
   const positions = new TextPositions(text);
   const index = indexDefinitions(lang, tree.rootNode);
-  const ctx: ResolveContext = { lang, index, text, positions };
+  const ctx: ScanContext = { lang, index, text, positions, walks: new Map(), symbols: new Map() };
   for (const at of markers) {
-    const where = place(tree.rootNode.descendantForIndex(at, at + 1) ?? tree.rootNode, lang, index);
+    const where = place(index.nav.descendantAt(at), lang, index);
     const tag = tagAt(text, at);
     const written = positions.at(at);
     if (tag) result.tags.push(classify(tag, written, where, ctx, file));

@@ -15,13 +15,20 @@ const MARKER_BYTES = Buffer.from(MARKER);
 const SNIFF_BYTES = 8192;
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
+/**
+ * The text of the file, or null when it isn't UTF-8 text. A lone carriage return (classic Mac
+ * line ends) is made a line feed: grammars and positions break lines at line feeds only, and
+ * an editor shows it as a line end. Same length, so every index stays valid.
+ */
 function decode(buffer: Buffer): string | null {
   if (buffer.subarray(0, SNIFF_BYTES).includes(0)) return null;
+  let text: string;
   try {
-    return decoder.decode(buffer);
+    text = decoder.decode(buffer);
   } catch {
     return null;
   }
+  return text.includes("\r") ? text.replace(/\r(?!\n)/g, "\n") : text;
 }
 
 /** Tag-shaped text found without a grammar: each one is reported, never silently dropped. */

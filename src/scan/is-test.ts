@@ -7,7 +7,7 @@ import { nameText } from "./symbol.js";
 /** Start of the decorations and comments stacked right before a definition. */
 function leadingStart(definition: Definition, lang: LoadedLanguage, index: DefinitionIndex): number {
   let start = definition.outer.startIndex;
-  for (let p = definition.outer.previousSibling; p; p = p.previousSibling) {
+  for (let p = index.nav.previousSibling(definition.outer); p; p = index.nav.previousSibling(p)) {
     if (!p.isNamed && p.text.trim() === "") continue;
     if (!isDecoration(p, lang, index) && !isComment(p, lang, index)) break;
     start = p.startIndex;

@@ -22,9 +22,12 @@ export class Progress {
     this.done += files;
   }
 
+  private drawn = -1;
+
   private draw(): void {
-    if (performance.now() - this.started < DELAY_MS) return;
+    if (performance.now() - this.started < DELAY_MS || this.done === this.drawn) return;
     this.shown = true;
+    this.drawn = this.done;
     const percent = Math.floor((100 * this.done) / this.total);
     this.stream.write(`\r\x1b[Kspeky: scanning ${this.done.toLocaleString("en-US")}/${this.total.toLocaleString("en-US")} files (${percent}%)`);
   }

@@ -9,6 +9,11 @@ export interface ResolveContext {
   index: DefinitionIndex;
   text: string;
   positions: TextPositions;
+  /**
+   * What the walk from a comment or decoration (its end as the last end) found: the same for
+   * every comment of a run, so a run of N tagged comments is walked once, not N times.
+   */
+  walks: Map<number, Resolution>;
 }
 
 export interface Resolution {
@@ -20,14 +25,14 @@ export interface Resolution {
 const FREE: Resolution = { definition: null, parseError: false };
 
 /** Whitespace-only anonymous tokens (Go's newlines) are layout, not code. */
-function nextSibling(node: Node): Node | null {
-  let next = node.nextSibling;
-  while (next && !next.isNamed && next.text.trim() === "") next = next.nextSibling;
+function nextSibling(node: Node, index: DefinitionIndex): Node | null {
+  let next = index.nav.nextSibling(node);
+  while (next && !next.isNamed && next.text.trim() === "") next = index.nav.nextSibling(next);
   return next;
 }
 
 function nearestDefinitionAncestor(node: Node, index: DefinitionIndex): Definition | undefined {
-  for (let n = node.parent; n; n = n.parent) {
+  for (let n = index.nav.parent(node); n; n = index.nav.parent(n)) {
     const found = definitionAt(index, n);
     if (found) return found;
   }
@@ -62,23 +67,34 @@ export function resolveComment(comment: Node, ctx: ResolveContext): Resolution {
   if (header) return header;
   // A comment after code on its line belongs to that code.
   if (positions.linePrefix(comment.startIndex).trim() !== "") return FREE;
+  const known = ctx.walks.get(comment.id);
+  if (known) return known;
+  const walked = [comment.id];
+  const found = (resolution: Resolution) => {
+    for (const id of walked) ctx.walks.set(id, resolution);
+    return resolution;
+  };
   let current: Node = comment;
   let lastEnd = comment.endIndex;
   for (;;) {
-    const next = nextSibling(current);
+    const next = nextSibling(current, index);
     if (!next) {
-      if (!current.parent) return FREE;
-      current = current.parent;
+      const parent = index.nav.parent(current);
+      if (!parent) return found(FREE);
+      current = parent;
       continue;
     }
-    if (hasBlankLine(text.slice(lastEnd, next.startIndex))) return FREE;
-    if (next.isError) return { definition: null, parseError: true };
+    if (hasBlankLine(text.slice(lastEnd, next.startIndex))) return found(FREE);
+    if (next.isError) return found({ definition: null, parseError: true });
     if (isComment(next, lang, index) || isDecoration(next, lang, index)) {
+      const after = ctx.walks.get(next.id);
+      if (after) return found(after);
+      walked.push(next.id);
       current = next;
       lastEnd = next.endIndex;
       continue;
     }
-    return { definition: definitionStartingAt(next, index), parseError: false };
+    return found({ definition: definitionStartingAt(next, index), parseError: false });
   }
 }
 

@@ -59,6 +59,33 @@ function trace(what: string): void {
   lastTrace = now;
 }
 
+/**
+ * The cache is written right after the scan has answered (a few hundred ms for a big one):
+ * the CLI prints and the MCP server answers first; the process waits for it before exiting.
+ */
+let pendingSave: Promise<void> = Promise.resolve();
+
+function saveLater(cache: ScanCache): void {
+  pendingSave = pendingSave.then(
+    () =>
+      new Promise<void>((resolve) =>
+        setImmediate(() => {
+          try {
+            cache.save();
+            trace("cache saved");
+          } finally {
+            resolve();
+          }
+        }),
+      ),
+  );
+}
+
+/** Resolves once the caches of the scans so far are written (tests, tools). */
+export function cacheWritten(): Promise<void> {
+  return pendingSave;
+}
+
 type Outcome = { result: FileResult } | { error: string };
 
 /** The outcome of every file without the marker: they only count. */
@@ -116,8 +143,7 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
     outcomes[i] = outcomeOf(entry);
   });
   trace("read and parse");
-  cache?.save();
-  trace("cache saved");
+  if (cache) saveLater(cache);
   return outcomes;
 }
 

@@ -15,11 +15,11 @@ export function nameText(node: Node): string {
 /** The last definition enclosing its following siblings (`namespace Shop;`) before `node`. */
 function precedingScope(node: Node, index: DefinitionIndex): Definition | undefined {
   if (index.following.length === 0) return undefined;
-  const parent = node.parent?.id;
+  const parent = index.nav.parent(node)?.id;
   let found: Definition | undefined;
   for (const scope of index.following) {
     if (scope.outer.startIndex >= node.startIndex) break;
-    if (scope.outer.parent?.id === parent) found = scope;
+    if (index.nav.parent(scope.outer)?.id === parent) found = scope;
   }
   return found;
 }
@@ -32,7 +32,7 @@ function precedingScope(node: Node, index: DefinitionIndex): Definition | undefi
  */
 export function enclosingScopes(definition: Definition, index: DefinitionIndex, lang: LoadedLanguage): Definition[] {
   const scopes: Definition[] = [];
-  for (let child = definition.node, n = child.parent; n; child = n, n = n.parent) {
+  for (let child = definition.node, n = index.nav.parent(child); n; child = n, n = index.nav.parent(n)) {
     // Such a definition ends the previous one rather than being enclosed by it.
     const own = child === definition.node && definition.enclosesFollowing;
     const preceding = own ? undefined : precedingScope(child, index);
