@@ -32,6 +32,7 @@ export interface DefinitionIndex {
   /** Keyed by `outer`: the first definition (in document order) under each wrapper. */
   byOuter: Map<number, Definition>;
   docstrings: Set<number>;
+  /** In text order. */
   testAttributes: Node[];
   /** Nodes captured `@decoration`: decorations chosen by a query rather than by node type. */
   decorations: Set<number>;
@@ -108,6 +109,7 @@ export function indexDefinitions(lang: LoadedLanguage, root: Node): DefinitionIn
       best.set(id, found.candidate);
     }
   }
+  index.testAttributes.sort((a, b) => a.startIndex - b.startIndex);
   const ordered = [...best.values()].sort((a, b) => a.node.startIndex - b.node.startIndex);
   for (const c of ordered) {
     let outer = c.node;

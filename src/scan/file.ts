@@ -13,6 +13,19 @@ export interface FileResult {
 
 const MARKER_BYTES = Buffer.from(MARKER);
 const SNIFF_BYTES = 8192;
+
+/**
+ * Larger files holding the marker are not parsed: parsing and querying cost 1 to 2 s per MB
+ * (minified bundles are the worst), so a 10 MB bundle would hold a commit hook for half a
+ * minute. Their tags are each reported with a warning instead. No hand-written source is
+ * that big.
+ */
+export const MAX_PARSE_BYTES = 4 * 1024 * 1024;
+
+export function tooLargeMessage(bytes: number): string {
+  const mb = (n: number) => (n / (1024 * 1024)).toFixed(1).replace(/\.0$/, "");
+  return `file too large to parse (${mb(bytes)} MB; the limit is ${mb(MAX_PARSE_BYTES)} MB): tag not scanned`;
+}
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /**
@@ -52,5 +65,6 @@ export async function scanFileBuffer(absPath: string, buffer: Buffer): Promise<F
   }
   const language = languageForPath(absPath) ?? languageForShebang(text);
   if (!language) return { language: null, tags: unscanned(text, MESSAGES.noGrammar, false), diagnostics: [] };
+  if (buffer.length > MAX_PARSE_BYTES) return { language, tags: unscanned(text, tooLargeMessage(buffer.length), false), diagnostics: [] };
   return scanText(absPath, language, text);
 }

@@ -19,7 +19,17 @@ function hasTestAttribute(definition: Definition, index: DefinitionIndex, lang: 
   if (index.testAttributes.length === 0) return false;
   const from = leadingStart(definition, lang, index);
   const to = definition.name.startIndex;
-  return index.testAttributes.some((a) => a.startIndex >= from && a.endIndex <= to);
+  // In text order (definitions.ts): a binary search, not a pass over every test of the file.
+  const attributes = index.testAttributes;
+  let lo = 0;
+  let hi = attributes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (attributes[mid].startIndex < from) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < attributes.length && attributes[i].startIndex <= to; i++) if (attributes[i].endIndex <= to) return true;
+  return false;
 }
 
 function isTestClass(definition: Definition, lang: LoadedLanguage): boolean {

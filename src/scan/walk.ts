@@ -5,7 +5,7 @@
 // scanner used them: each pattern matched against the path relative to the target root, no dot
 // files (unless the pattern names them), symbolic links followed, node_modules skipped unless
 // the pattern names it; `.git` is never walked.
-import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type Picomatch from "picomatch";
@@ -24,8 +24,17 @@ const NODE_MODULES = "node_modules";
 
 type Kind = "file" | "directory" | null;
 
+/** stat through links: undefined when nothing is there, null when it can't be told (a link loop). */
+function statThrough(absPath: string): Stats | undefined | null {
+  try {
+    return statSync(absPath, { throwIfNoEntry: false });
+  } catch {
+    return null;
+  }
+}
+
 function kindOf(absPath: string): Kind {
-  const s = statSync(absPath, { throwIfNoEntry: false });
+  const s = statThrough(absPath);
   return s?.isDirectory() ? "directory" : s?.isFile() ? "file" : null;
 }
 
@@ -141,9 +150,10 @@ class Walker {
         let isDir = entry.isDirectory();
         let isFile = entry.isFile();
         if (link) {
-          const s = statSync(abs, { throwIfNoEntry: false });
+          const s = statThrough(abs);
           isDir = s?.isDirectory() ?? false;
-          isFile = s?.isFile() ?? false;
+          // A link that can't be followed (a loop) stays a file to the rule: its read says why.
+          isFile = s === null || (s?.isFile() ?? false);
           // A dangling link may come to life without any listed directory changing.
           if (!s && this.recording) this.recording.cacheable = false;
         }
