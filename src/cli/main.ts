@@ -8,17 +8,19 @@ import { runScan } from "./scan-command.js";
 const HELP = `speky ${VERSION}: requirements traceability for polyglot code bases
 
 Usage:
-  speky check PATH... [FILE...] [--format text|json|github] [--strict] [-C CSV]...
+  speky check PATH... [FILE...] [--format text|json|github] [--strict] [--no-cache] [-C CSV]...
       Validate the specs and scan the manifests' code_sources; fail on invalid specs
       and on code tags naming unknown IDs. FILEs (e.g. from pre-commit) restrict the
       scan to those files; the specs are always validated whole.
-  speky scan PATH... [--output FILE] [-C CSV]...
+  speky scan PATH... [--output FILE] [--no-cache] [-C CSV]...
       Print the code references of the manifests' code_sources as JSON.
-  speky scan --project NAME DIR|FILE... [--output FILE]
+  speky scan --project NAME DIR|FILE... [--output FILE] [--no-cache]
       Scan arbitrary files and folders for tags of project NAME.
   speky --help | --version
 
-PATH is a manifest (kind: project) or a specification file.
+PATH is a manifest (kind: project) or a specification file. Scan results are cached
+in $SPEKY_CACHE_DIR (default: $XDG_CACHE_HOME/speky-ts or ~/.cache/speky-ts);
+--no-cache scans every file afresh.
 Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error.
 `;
 
