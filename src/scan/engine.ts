@@ -81,26 +81,34 @@ type SymbolPart = Pick<RawTag, "line" | "column" | "symbol" | "kind" | "is_test"
 
 interface ScanContext extends ResolveContext {
   /** By definition node: many tags above one definition resolve it once. */
-  symbols: Map<number, SymbolPart>;
+  symbols: Map<number, SymbolPart | null>;
 }
 
-function symbolPart(definition: Definition, ctx: ScanContext, file: string): SymbolPart {
+/** A name the parser invented to recover from a syntax error (a MISSING node) names nothing. */
+const invented = (d: Definition) => [d.name, ...d.qualifiers].some((n) => n.isMissing || n.startIndex === n.endIndex);
+
+/** null when the definition or an enclosing scope has no real name. */
+function symbolPart(definition: Definition, ctx: ScanContext, file: string): SymbolPart | null {
   let part = ctx.symbols.get(definition.node.id);
-  if (!part) {
+  if (part === undefined) {
     const scopes = enclosingScopes(definition, ctx.index, ctx.lang);
-    part = {
-      ...ctx.positions.at(anchorNode(definition).startIndex),
-      symbol: qualifiedName(definition, scopes, ctx.lang),
-      kind: definition.kind,
-      is_test: isTest(definition, scopes, ctx.index, ctx.lang, file),
-    };
+    part = [definition, ...scopes].some(invented)
+      ? null
+      : {
+          ...ctx.positions.at(anchorNode(definition).startIndex),
+          symbol: qualifiedName(definition, scopes, ctx.lang),
+          kind: definition.kind,
+          is_test: isTest(definition, scopes, ctx.index, ctx.lang, file),
+        };
     ctx.symbols.set(definition.node.id, part);
   }
   return part;
 }
 
-function symbolTag(tag: TagText, written: Position, definition: Definition, ctx: ScanContext, file: string): RawTag {
-  const { line, column, symbol, kind, is_test } = symbolPart(definition, ctx, file);
+function symbolTag(tag: TagText, written: Position, definition: Definition, ctx: ScanContext, file: string): RawTag | null {
+  const part = symbolPart(definition, ctx, file);
+  if (!part) return null;
+  const { line, column, symbol, kind, is_test } = part;
   return { line, column, tag_line: written.line, tag_column: written.column, ...tag, symbol, kind, is_test, reference: true, warning: null };
 }
 
@@ -124,7 +132,9 @@ function classify(tag: TagText, written: Position, where: Place, ctx: ScanContex
       ? { definition: resolveDocstring(where.holder, ctx.index), parseError: false }
       : resolveComment(where.holder, ctx);
   if (where.parseError || resolved.parseError) return freeTag(tag, written, true, MESSAGES.parseErrorComment);
-  if (resolved.definition) return symbolTag(tag, written, resolved.definition, ctx, file);
+  if (resolved.definition) {
+    return symbolTag(tag, written, resolved.definition, ctx, file) ?? freeTag(tag, written, true, MESSAGES.parseErrorComment);
+  }
   return freeTag(tag, written, true, null);
 }
 
