@@ -82,6 +82,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   expect(await server.endInput()).toBe(0);
+  // Logs only: no warning of the runtime (a listener leak under backpressure), no stack.
+  expect(server.stderr).not.toMatch(/Warning|Error|\n\s+at /);
 });
 
 /** Waits for `count` answers and returns them, failing (not hanging) when they don't come. */
@@ -264,6 +266,21 @@ describe("server fuzzing", () => {
       check(answer);
       await expectStillServing();
     }
+  });
+
+  it("answers a client that reads slowly (stdout full) without a runtime warning", async () => {
+    // Large answers pile up in the pipe while the client does not read.
+    server.child.stdout.pause();
+    const big = "Z".repeat(256 * 1024);
+    const ids = Array.from({ length: 40 }, () => nextId++);
+    for (const id of ids) server.request(id, "tools/call", { name: "get_test", arguments: { id: `${big}${id}` } });
+    await new Promise((r) => setTimeout(r, 500));
+    server.child.stdout.resume();
+    const got = await answers(ids.length);
+    expect(got.map((a) => a.id).sort()).toEqual(ids);
+    for (const answer of got) expect(answer.result.isError).toBe(true);
+    await expectStillServing();
+    expect(server.stderr).not.toMatch(/Warning/);
   });
 
   it("answers a line too long to buffer (over 64 MB) with -32700 and serves on", async () => {

@@ -8,6 +8,13 @@ import type { Model } from "../model/model.js";
 
 /** Characters of answer text kept per model; the least recently used go first past it. */
 const BUDGET = 32 * 1024 * 1024;
+/**
+ * What an entry costs besides its text, in the same unit: its key, its structuredContent (as
+ * large as the text) and the objects around them. Without it, small answers (an unknown ID's
+ * error) counted ~50 each and a client sending distinct arguments grew the cache by ~2 KB a
+ * call, unbounded in practice (hundreds of thousands of entries before the first eviction).
+ */
+const ENTRY_OVERHEAD = 2048;
 
 interface Entry {
   result: CallToolResult;
@@ -27,7 +34,8 @@ class Lru {
   }
 
   set(key: string, result: CallToolResult): void {
-    const size = result.content.reduce((n, c) => n + (c.type === "text" ? c.text.length : 0), 0);
+    const text = result.content.reduce((n, c) => n + (c.type === "text" ? c.text.length : 0), 0);
+    const size = 2 * text + key.length + ENTRY_OVERHEAD;
     if (size > BUDGET) return;
     this.entries.set(key, { result, size });
     this.size += size;

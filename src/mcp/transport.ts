@@ -21,6 +21,8 @@ export class LineStdioTransport implements Transport {
   private pendingBytes = 0;
   private skippingLongLine = false;
   private closed = false;
+  /** While stdout is full: one wait for its drain, shared by every write meanwhile. */
+  private drained: Promise<void> | null = null;
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -89,7 +91,17 @@ export class LineStdioTransport implements Transport {
   private write(text: string): Promise<void> {
     return new Promise((resolve, reject) => {
       if (this.output.write(text, (error) => error && reject(error))) resolve();
-      else this.output.once("drain", resolve);
+      else {
+        // One listener however many answers queue up (one each was a listener-leak warning
+        // on stderr past ten, with a client that reads slowly).
+        this.drained ??= new Promise<void>((drain) =>
+          this.output.once("drain", () => {
+            this.drained = null;
+            drain();
+          }),
+        );
+        void this.drained.then(resolve);
+      }
     });
   }
 
