@@ -16,7 +16,7 @@ import { REPO, tempDir } from "./support/process.js";
 const VALID = path.join(REPO, "fixtures/specs/valid");
 /** Fixed seed unless told otherwise (FUZZ_SEED=random or a number): failures replay. */
 const SEED = process.env.FUZZ_SEED === "random" ? Date.now() : Number(process.env.FUZZ_SEED ?? 20260405);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
 
 const scratch = tempDir("speky-fuzz-loader-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -25,7 +25,7 @@ import { REPO, tempDir } from "./support/process.js";
 
 const SCAN_FIXTURES = path.join(REPO, "fixtures/scan");
 const SEED = process.env.FUZZ_SEED === "random" ? Date.now() : Number(process.env.FUZZ_SEED ?? 20260405);
-const RUNS_PER_LANGUAGE = Number(process.env.FUZZ_RUNS ?? 25);
+const RUNS_PER_LANGUAGE = Number(process.env.FUZZ_RUNS ?? 20);
 const MARKER = "speky" + ":";
 
 const scratch = tempDir("speky-fuzz-scan-");
