@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RawServer } from "./support/mcp.js";
+import { RawServer, TOOL_NAMES } from "./support/mcp.js";
 
 const SEED = process.env.FUZZ_SEED === "random" ? Date.now() : Number(process.env.FUZZ_SEED ?? 20260405);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
@@ -14,18 +14,7 @@ const ANSWER_TIMEOUT_MS = 20_000;
 
 type Json = Record<string, any>;
 
-const TOOLS = [
-  "get_requirement",
-  "get_test",
-  "search_requirements",
-  "search_tests",
-  "list_references_to",
-  "test_plan_coverage",
-  "least_tested_requirements",
-  "list_all_tags",
-  "list_all_ids",
-  "find_code_references",
-];
+const TOOLS = TOOL_NAMES;
 const METHODS = [
   "tools/call",
   "tools/list",

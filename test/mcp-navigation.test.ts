@@ -4,24 +4,14 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { call, connect, domainError, MCP_FIXTURE, ok, READ_ONLY, type Session } from "./support/mcp.js";
+import { call, connect, domainError, MCP_FIXTURE, ok, READ_ONLY, TOOL_NAMES, type Session } from "./support/mcp.js";
 import { copyFixture, REPO } from "./support/process.js";
 
 const LIVE_FIXTURE = "fixtures/mcp-live/speky.yaml";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-const PAGED = [
-  "search_requirements",
-  "search_tests",
-  "list_references_to",
-  "test_plan_coverage",
-  "least_tested_requirements",
-  "list_all_tags",
-  "list_all_ids",
-  "search_text",
-  "find_code_references",
-  "list_problems",
-];
+// Every tool answering a list pages it; the three that answer one item do not.
+const PAGED = TOOL_NAMES.filter((name) => !["get_requirement", "get_test", "get_status"].includes(name));
 
 const hit = (id: string, kind: string, short: string, score: number) => ({ id, kind, category: "functional", short, score });
 const LOGIN = { file: "src/auth.py", line: 5, symbol: "login", is_test: false, id: "REQ-LOGIN", kind: "requirement", short: "Log in with a password" };

@@ -4,26 +4,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO } from "./support/process.js";
-import { call, connect, domainError, MCP_FIXTURE, ok, READ_ONLY, type Session } from "./support/mcp.js";
+import { call, connect, domainError, MCP_FIXTURE, ok, READ_ONLY, TOOL_NAMES, type Session } from "./support/mcp.js";
 
 const expected = (name: string): unknown =>
   JSON.parse(readFileSync(path.join(REPO, "fixtures/mcp/expected", `${name}.json`), "utf8"));
 
-const TOOL_NAMES = [
-  "get_requirement",
-  "get_test",
-  "search_requirements",
-  "search_tests",
-  "list_references_to",
-  "test_plan_coverage",
-  "least_tested_requirements",
-  "list_all_tags",
-  "list_all_ids",
-  "search_text",
-  "find_code_references",
-  "list_problems",
-  "get_status",
-];
 
 const S = {
   "NF-SPEED": { id: "NF-SPEED", category: "non-functional", short: "Fast enough", tags: ["perf"] },

@@ -10,6 +10,22 @@ import { REPO } from "./process.js";
 export const MCP_MAIN = path.join(REPO, "dist/mcp/main.js");
 export const MCP_FIXTURE = "fixtures/mcp/speky.yaml";
 /** What every tool must declare, written out here rather than imported from the server. */
+/** Every tool the server must list, in its order, written out here once for all suites. */
+export const TOOL_NAMES = [
+  "get_requirement",
+  "get_test",
+  "search_requirements",
+  "search_tests",
+  "list_references_to",
+  "test_plan_coverage",
+  "least_tested_requirements",
+  "list_all_tags",
+  "list_all_ids",
+  "search_text",
+  "find_code_references",
+  "list_problems",
+  "get_status",
+];
 export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 
 export interface Session {
