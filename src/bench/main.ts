@@ -1,4 +1,4 @@
-// `npm run bench`: spec loading, scan speed against `rg -l speky:`, pre-commit mode and the MCP
+// `npm run bench`: spec loading, scan speed against ripgrep listing the tagged files, pre-commit mode and the MCP
 // server, in one run, with the issue's goals checked in a closing table. The scans run the
 // built CLI (bin/speky.js) as child processes, like users run it; each timing is the best of
 // a few runs (the machine is shared), the peak RSS the worst.
