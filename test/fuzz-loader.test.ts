@@ -12,6 +12,7 @@ import { compareDiagnostics } from "../src/diagnostics.js";
 import { loadSpecs } from "../src/spec/load.js";
 import type { LoadResult } from "../src/spec/types.js";
 import { REPO, tempDir } from "./support/process.js";
+import { mutate, type Mutation } from "./support/mutate.js";
 
 const VALID = path.join(REPO, "fixtures/specs/valid");
 /** Fixed seed unless told otherwise (FUZZ_SEED=random or a number): failures replay. */
@@ -43,74 +44,16 @@ const TOKENS = [
   "é", "😀", "\udc00",
 ];
 
-type Mutation =
-  | { kind: "flip"; at: number; bit: number }
-  | { kind: "insert"; at: number; bytes: Uint8Array }
-  | { kind: "token"; at: number; token: string }
-  | { kind: "delete"; at: number; length: number }
-  | { kind: "truncate"; at: number }
-  | { kind: "swapLines"; a: number; b: number }
-  | { kind: "duplicateLine"; a: number }
-  | { kind: "lineEnds"; ending: "\r\n" | "\r" };
-
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant("flip" as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
   fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }) }),
-  fc.record({ kind: fc.constant("token" as const), at: fc.nat(), token: fc.constantFrom(...TOKENS) }),
+  fc.record({ kind: fc.constant("text" as const), at: fc.nat(), text: fc.constantFrom(...TOKENS) }),
   fc.record({ kind: fc.constant("delete" as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
   fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }),
   fc.record({ kind: fc.constant("swapLines" as const), a: fc.nat(), b: fc.nat() }),
   fc.record({ kind: fc.constant("duplicateLine" as const), a: fc.nat() }),
   fc.record({ kind: fc.constant("lineEnds" as const), ending: fc.constantFrom("\r\n" as const, "\r" as const) }),
 );
-
-function lineSplit(bytes: Buffer): Buffer[] {
-  const lines: Buffer[] = [];
-  let start = 0;
-  for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, start)) {
-    lines.push(bytes.subarray(start, nl + 1));
-    start = nl + 1;
-  }
-  if (start < bytes.length) lines.push(bytes.subarray(start));
-  return lines;
-}
-
-function mutate(bytes: Buffer, m: Mutation): Buffer {
-  const at = bytes.length === 0 ? 0 : ("at" in m ? m.at : 0) % (bytes.length + 1);
-  switch (m.kind) {
-    case "flip": {
-      if (bytes.length === 0) return bytes;
-      const copy = Buffer.from(bytes);
-      copy[at % bytes.length] ^= 1 << m.bit;
-      return copy;
-    }
-    case "insert":
-      return Buffer.concat([bytes.subarray(0, at), m.bytes, bytes.subarray(at)]);
-    case "token":
-      return Buffer.concat([bytes.subarray(0, at), Buffer.from(m.token), bytes.subarray(at)]);
-    case "delete":
-      return Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + m.length)]);
-    case "truncate":
-      return bytes.subarray(0, at);
-    case "swapLines": {
-      const lines = lineSplit(bytes);
-      if (lines.length < 2) return bytes;
-      const a = m.a % lines.length;
-      const b = m.b % lines.length;
-      [lines[a], lines[b]] = [lines[b], lines[a]];
-      return Buffer.concat(lines);
-    }
-    case "duplicateLine": {
-      const lines = lineSplit(bytes);
-      if (lines.length === 0) return bytes;
-      const a = m.a % lines.length;
-      lines.splice(a, 0, lines[a]);
-      return Buffer.concat(lines);
-    }
-    case "lineEnds":
-      return Buffer.from(bytes.toString("latin1").replace(/\r?\n/g, m.ending), "latin1");
-  }
-}
 
 /** What every load must end in, whatever its input. */
 function expectClean(result: LoadResult, label: string): void {

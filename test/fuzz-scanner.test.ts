@@ -22,6 +22,7 @@ import { MESSAGES } from "../src/scan/engine.js";
 import { scanFileBuffer, type FileResult } from "../src/scan/file.js";
 import { scanPaths } from "../src/scan/scan.js";
 import { REPO, tempDir } from "./support/process.js";
+import { mutate, type Mutation } from "./support/mutate.js";
 
 const SCAN_FIXTURES = path.join(REPO, "fixtures/scan");
 const SEED = process.env.FUZZ_SEED === "random" ? Date.now() : Number(process.env.FUZZ_SEED ?? 20260405);
@@ -89,53 +90,15 @@ const PLANTS = [
   "😀",
 ];
 
-type Edit =
-  | { kind: "plant"; at: number; text: string }
-  | { kind: "flip"; at: number; bit: number }
-  | { kind: "insertBytes"; at: number; bytes: Uint8Array }
-  | { kind: "delete"; at: number; length: number }
-  | { kind: "truncate"; at: number }
-  | { kind: "swapLines"; a: number; b: number }
-  | { kind: "lineEnds"; ending: "\r\n" | "\r" };
-
-const edit: fc.Arbitrary<Edit> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant("plant" as const), at: fc.nat(), text: fc.constantFrom(...PLANTS) }) },
+const edit: fc.Arbitrary<Mutation> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant("text" as const), at: fc.nat(), text: fc.constantFrom(...PLANTS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("flip" as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("insertBytes" as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 4 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 4 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), at: fc.nat(), length: fc.integer({ min: 1, max: 60 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("swapLines" as const), a: fc.nat(), b: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("lineEnds" as const), ending: fc.constantFrom("\r\n" as const, "\r" as const) }) },
 );
-
-function apply(bytes: Buffer, e: Edit): Buffer {
-  const at = "at" in e ? e.at % (bytes.length + 1) : 0;
-  switch (e.kind) {
-    case "plant":
-      return Buffer.concat([bytes.subarray(0, at), Buffer.from(e.text), bytes.subarray(at)]);
-    case "flip": {
-      if (bytes.length === 0) return bytes;
-      const copy = Buffer.from(bytes);
-      copy[at % bytes.length] ^= 1 << e.bit;
-      return copy;
-    }
-    case "insertBytes":
-      return Buffer.concat([bytes.subarray(0, at), e.bytes, bytes.subarray(at)]);
-    case "delete":
-      return Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + e.length)]);
-    case "truncate":
-      return bytes.subarray(0, at);
-    case "swapLines": {
-      const lines = bytes.toString("latin1").split("\n");
-      const a = e.a % lines.length;
-      const b = e.b % lines.length;
-      [lines[a], lines[b]] = [lines[b], lines[a]];
-      return Buffer.from(lines.join("\n"), "latin1");
-    }
-    case "lineEnds":
-      return Buffer.from(bytes.toString("latin1").replace(/\r?\n/g, e.ending), "latin1");
-  }
-}
 
 // --- an independent model of what the scanner must account for --------------------------
 
@@ -264,7 +227,7 @@ describe("scanner fuzzing", () => {
     it("scans mutated, tag-planted sources without throwing, accounting for every marker", async () => {
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...files), fc.array(edit, { minLength: 1, maxLength: 8 }), async (file, edits) => {
-          const bytes = edits.reduce(apply, readFileSync(file));
+          const bytes = edits.reduce(mutate, readFileSync(file));
           const label = `${path.relative(REPO, file)} after ${JSON.stringify(edits)}`;
           const result = await scanFileBuffer(file, bytes);
           expectAccountedFor(bytes, result, label);
@@ -301,7 +264,7 @@ describe("scanner fuzzing", () => {
           picks.forEach(([language, edits], k) => {
             const source = sources(path.join(SCAN_FIXTURES, language))[0];
             const rel = `${k}/${path.basename(source)}`;
-            const bytes = edits.reduce(apply, readFileSync(source));
+            const bytes = edits.reduce(mutate, readFileSync(source));
             mkdirSync(path.join(dir, String(k)), { recursive: true });
             writeFileSync(path.join(dir, rel), bytes);
             const text = asText(bytes) ?? bytes.toString("latin1");
