@@ -3,6 +3,7 @@
 import { z } from "zod";
 
 export const idArg = z.string().describe("Exact ID, e.g. REQ-001 (case-sensitive)");
+export const tagArg = z.string().optional().describe("Exact tag, e.g. security or output:pdf");
 
 export const oneliner = z.object({
   id: z.string(),

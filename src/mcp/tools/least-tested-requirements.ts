@@ -36,7 +36,7 @@ export const leastTestedRequirementsTool = defineTool({
     "by how many of those are automated (automated_test_plans), then by ID. Optionally filter by tag and/or " +
     "category, and keep only the first `count`. Use it to choose where to write test plans next.",
   input: {
-    tag: z.string().optional().describe("Exact tag, e.g. security or output:pdf"),
+    tag: schema.tagArg,
     category: z.string().optional().describe("Exact requirement category"),
     count: z.number().optional().describe("Keep only the first N (a positive integer; other values are ignored)"),
   },

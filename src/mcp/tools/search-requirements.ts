@@ -18,7 +18,7 @@ export const searchRequirementsTool = defineTool({
     "Without filters, returns every requirement. Each entry gives id, category, short title and tags, sorted " +
     "by ID. An unknown tag or category is an error: call list_all_tags to see the tags.",
   input: {
-    tag: z.string().optional().describe("Exact tag, e.g. security or output:pdf"),
+    tag: schema.tagArg,
     category: z.string().optional().describe("Exact requirement category, e.g. functional"),
   },
   output: schema.requirementList,
