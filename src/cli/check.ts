@@ -1,8 +1,9 @@
 // `speky check`: the pre-commit and CI gate. Specs are validated whole; the code sources
 // are scanned (only the named files, when file names are given) and a tag naming an
 // unknown ID fails the check at the tag's own place.
-import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { isRefusal, readRegularSync } from "../fs/safe-read.js";
+import { MAX_FILE_BYTES } from "../spec/files.js";
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import { loadModel } from "../model/load-model.js";
 import { modelProblems } from "../model/problems.js";
@@ -23,11 +24,9 @@ const KIND_LINE = /^kind\s*[:=]/m;
 function isSpecPath(file: string, index: number): boolean {
   if (index === 0) return true;
   if (!SPEC_EXTENSIONS.has(path.extname(file).toLowerCase())) return false;
-  try {
-    return statSync(file).isFile() && KIND_LINE.test(readFileSync(file, "utf8"));
-  } catch {
-    return false;
-  }
+  // A FIFO or a device named on the command line is no spec (and must not block us).
+  const read = readRegularSync(file, { maxBytes: MAX_FILE_BYTES });
+  return !isRefusal(read) && KIND_LINE.test(read.bytes.toString("utf8"));
 }
 
 export interface CheckOutcome {

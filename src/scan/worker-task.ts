@@ -1,8 +1,9 @@
 // One file → its scan result and cache entry: read once as bytes, searched for the marker,
 // and decoded and parsed only when it holds one. Runs the same in a pool worker and inline.
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
+import { isRefusal, openRegularSync, readFully as readAt, type Refusal } from "../fs/safe-read.js";
 import type { FileResult } from "./file.js";
 import { MARKER } from "./text.js";
 
@@ -56,6 +57,18 @@ const scratch = Buffer.allocUnsafe(CHUNK);
 
 const code = (err: unknown) => (err as NodeJS.ErrnoException).code ?? String(err);
 
+/**
+ * Larger files are not read: the marker search reads in chunks, but hashing and keeping a
+ * tagged file of that size would not be bounded.
+ */
+export const MAX_SOURCE_BYTES = 256 * 1024 * 1024;
+
+function refusalText(refusal: Refusal): string {
+  if (refusal.code === "NOT_REGULAR") return `not a regular file (${refusal.kind}), not read`;
+  if (refusal.code === "TOO_LARGE") return refusal.problem;
+  return refusal.code;
+}
+
 export function contentHash(content: Buffer): string {
   return createHash("sha1").update(content).digest("base64");
 }
@@ -63,17 +76,6 @@ export function contentHash(content: Buffer): string {
 /** What scanFileBuffer answers for a file without the marker. */
 export function noTagsResult(language: string | null): FileResult {
   return { language, tags: [], diagnostics: [] };
-}
-
-/** Up to `length` bytes of `fd` from `position` into `into`; fewer at end of file. */
-function readAt(fd: number, into: Buffer, length: number, position: number): number {
-  let done = 0;
-  while (done < length) {
-    const n = readSync(fd, into, done, length - done, position + done);
-    if (n === 0) break;
-    done += n;
-  }
-  return done;
 }
 
 /**
@@ -103,16 +105,13 @@ function contentWithMarker(fd: number, size: number): Buffer | null {
  * its content isn't the cached one: then it needs a parse.
  */
 export function readTask(task: FileTask): TaskOutcome | PendingParse {
-  let fd: number;
-  try {
-    fd = openSync(task.absPath, "r");
-  } catch (err) {
-    return { error: `cannot read file: ${code(err)}` };
-  }
+  // Non-blocking, and only a regular file: the path may have become a FIFO since the walk.
+  const opened = openRegularSync(task.absPath, { maxBytes: MAX_SOURCE_BYTES });
+  if (isRefusal(opened)) return { error: `cannot read file: ${refusalText(opened)}` };
+  const { fd, stat: st } = opened;
   let stamp: FileStamp;
   let content: Buffer | null;
   try {
-    const st = fstatSync(fd);
     stamp = { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
     // A file growing meanwhile is read up to its size at fstat, and its stamp says so.
     content = contentWithMarker(fd, st.size);
