@@ -13,9 +13,36 @@ export interface Diagnostic {
   message: string;
 }
 
+/** Characters that end a line (or steer a terminal) somewhere: C0, DEL, C1, U+2028, U+2029. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+function escapeOne(c: string): string {
+  const code = c.charCodeAt(0);
+  return SHORT_ESCAPES[c] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16)}`);
+}
+
+// speky:speky-ts#SEC-OUTPUT-ESCAPE
+/**
+ * Text from a repository (file names, quoted content) made safe for a line-based log: every
+ * control character becomes a visible escape (`\n`, `\x1b`, `\u2028`), so no input can start a
+ * line of its own (a forged `::error` annotation in CI) or send terminal escapes.
+ */
+export function escapeControl(text: string): string {
+  return text.replace(CONTROL, escapeOne);
+}
+
+/**
+ * JSON text whose every line break is JSON's own: JSON.stringify escapes C0 but leaves DEL, C1,
+ * U+2028 and U+2029 raw, which some log readers and terminals take as line ends or commands.
+ */
+export function lineSafeJson(json: string): string {
+  return json.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
-  return `${where}: ${d.severity}: ${d.message}`;
+  return escapeControl(`${where}: ${d.severity}: ${d.message}`);
 }
 
 /** Code-point order, never locale order: output must be byte-identical everywhere. */

@@ -1,5 +1,6 @@
 // Entry of the `speky` binary: dispatch, and the exit-code contract
 // (0 clean, 1 findings or load errors, 2 usage or internal error).
+import { escapeControl } from "../diagnostics.js";
 import { VERSION } from "../version.js";
 import { UsageError } from "./args.js";
 import { runCheck } from "./check.js";
@@ -59,10 +60,13 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = await run(argv);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`speky: ${error.message}\nTry 'speky --help'.\n`);
+      process.stderr.write(`speky: ${escapeControl(error.message)}\nTry 'speky --help'.\n`);
     } else {
       // A real internal bug: keep the stack, it is what a bug report needs.
-      process.stderr.write(`speky: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
+      // The message may quote input: escaped; the stack frames after it are ours.
+      const head = String(error);
+      const stack = error instanceof Error && error.stack?.startsWith(head) ? error.stack.slice(head.length) : "";
+      process.stderr.write(`speky: internal error: ${escapeControl(head)}${stack}\n`);
     }
     process.exitCode = 2;
   }

@@ -1,5 +1,5 @@
 // The three ways `speky check` prints its findings. Each format is whole and deterministic.
-import { formatDiagnostic, type Diagnostic } from "../diagnostics.js";
+import { escapeControl, formatDiagnostic, lineSafeJson, type Diagnostic } from "../diagnostics.js";
 
 export type ReportFormat = "text" | "json" | "github";
 export const REPORT_FORMATS: readonly ReportFormat[] = ["text", "json", "github"];
@@ -23,8 +23,10 @@ export function summaryLine(s: Summary): string {
   return s.files === null ? counts : `${counts} in ${plural(s.files, "file")}`;
 }
 
-// GitHub workflow commands: data escapes %, CR, LF; properties also escape ':' and ','.
-const escapeData = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+// GitHub workflow commands: data escapes %, CR, LF; properties also escape ':' and ','. Other
+// control characters (which GitHub leaves as they are) are escaped like in the text format.
+const escapeData = (s: string) =>
+  escapeControl(s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A"));
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
 
 function githubLine(d: Diagnostic): string {
@@ -36,7 +38,7 @@ function githubLine(d: Diagnostic): string {
 export function renderReport(format: ReportFormat, findings: readonly Diagnostic[], summary: Summary): string {
   switch (format) {
     case "json":
-      return JSON.stringify({ version: 1, findings, summary }, null, 2) + "\n";
+      return lineSafeJson(JSON.stringify({ version: 1, findings, summary }, null, 2)) + "\n";
     case "github":
       return findings.map((d) => githubLine(d) + "\n").join("") + summaryLine(summary) + "\n";
     case "text":

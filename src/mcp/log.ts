@@ -1,5 +1,5 @@
 // stdout belongs to the protocol: every human-readable line goes to stderr, filtered by level.
-import { formatDiagnostic, type Diagnostic } from "../diagnostics.js";
+import { escapeControl, formatDiagnostic, type Diagnostic } from "../diagnostics.js";
 
 export type LogLevel = "quiet" | "normal" | "verbose";
 
@@ -13,7 +13,8 @@ export interface Logger {
 }
 
 export function createLogger(level: LogLevel, write: (line: string) => void = (l) => process.stderr.write(l)): Logger {
-  const emit = (tag: string) => (message: string) => write(`speky-mcp: ${tag}${message}\n`);
+  // Messages quote file names and content: escaped, so that each log line is one line.
+  const emit = (tag: string) => (message: string) => write(`speky-mcp: ${tag}${escapeControl(message)}\n`);
   const skip = () => {};
   return {
     error: emit("error: "),

@@ -2,7 +2,7 @@
 // transport connects; a load error is reported on stderr and exits 1 without serving. Once
 // serving, the files are watched and the model reloaded on change (src/live), unless --no-watch.
 // Exit codes: 0 clean (stdin closed), 1 load error, 2 usage error.
-import { formatDiagnostic, hasErrors } from "../diagnostics.js";
+import { escapeControl, formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { flag, listOption, parseArgs, UsageError, type OptionSpec } from "../cli/args.js";
 import { LiveModel } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
@@ -121,7 +121,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     invocation = parse(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`speky-mcp: ${error.message}\nTry 'speky-mcp --help'.\n`);
+    process.stderr.write(`speky-mcp: ${escapeControl(error.message)}\nTry 'speky-mcp --help'.\n`);
     return 2;
   }
   if (invocation === "help") {

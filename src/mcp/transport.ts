@@ -32,13 +32,20 @@ export class LineStdioTransport implements Transport {
   private readonly onData = (chunk: Buffer | string) => this.receive(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   private readonly onEnd = () => void this.close();
   private readonly onStreamError = (error: Error) => this.onerror?.(error);
+  // speky:speky-ts#SEC-EPIPE
+  /** stdout failing (EPIPE: the client went away) ends the session like stdin's end does. */
+  private readonly onOutputError = (error: Error) => {
+    this.onerror?.(error);
+    void this.close();
+  };
 
   async start(): Promise<void> {
     this.input.on("data", this.onData);
     this.input.on("end", this.onEnd);
     this.input.on("error", this.onStreamError);
-    // A client gone away makes stdout fail (EPIPE): report it rather than crash on it.
-    this.output.on("error", this.onStreamError);
+    // A client gone away makes stdout fail (EPIPE): report it and close, rather than crash
+    // on it or linger until stdin ends (which it may never do).
+    this.output.on("error", this.onOutputError);
   }
 
   private receive(chunk: Buffer): void {
@@ -106,6 +113,7 @@ export class LineStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.resolve();
     return this.write(JSON.stringify(message) + "\n");
   }
 
@@ -117,6 +125,8 @@ export class LineStdioTransport implements Transport {
     this.input.off("error", this.onStreamError);
     this.input.pause();
     this.pending = [];
+    // Waiters for a drain that will never come must not keep the session alive.
+    this.drained = null;
     this.onclose?.();
   }
 }

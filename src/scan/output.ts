@@ -1,5 +1,5 @@
 // The JSON document `speky scan` prints (schema/scan.schema.json).
-import type { Diagnostic } from "../diagnostics.js";
+import { lineSafeJson, type Diagnostic } from "../diagnostics.js";
 import type { CodeReference, ScanResult, ScanStats } from "./types.js";
 
 export interface ScanOutput {
@@ -39,5 +39,5 @@ export function scanOutput(result: ScanResult): ScanOutput {
 }
 
 export function formatScanOutput(result: ScanResult): string {
-  return JSON.stringify(scanOutput(result), null, 2) + "\n";
+  return lineSafeJson(JSON.stringify(scanOutput(result), null, 2)) + "\n";
 }
