@@ -1,17 +1,28 @@
-// A small declarative argument parser: both binaries take the same shapes (positionals,
-// repeatable valued options, flags), and usage errors must exit 2 with one clear line.
+// Command-line parsing for both binaries. Node's util.parseArgs splits the words (long and
+// short forms, `--name=value`, grouped short flags, `--`); the checks here turn every misuse
+// into one UsageError line (exit 2), with the user's text quoted and bounded.
+import { parseArgs as splitArgs } from "node:util";
+import { quote } from "../quote.js";
+
+/** A misuse of the command line: printed as one line plus a pointer to --help, exit 2. */
 export class UsageError extends Error {}
+
+/** A failure that is not a bug (e.g. an output file that cannot be written): one line, exit 2. */
+export class CommandError extends Error {}
 
 export interface OptionSpec {
   /** Long name without dashes, e.g. "format". */
   name: string;
+  /** One character, e.g. "C" for `-C`. */
   short?: string;
-  /** Takes a value (`--format json`, `--format=json`). */
-  value?: boolean;
+  /** Takes a value (`--format json`, `--format=json`); its placeholder in the help, e.g. "FILE". */
+  value?: string;
   /** May be given several times; values collected in order. */
   repeat?: boolean;
   /** Allowed values, when the set is closed. */
   choices?: readonly string[];
+  /** One line for the help text. */
+  help: string;
 }
 
 export interface ParsedArgs {
@@ -20,37 +31,32 @@ export interface ParsedArgs {
   options: Map<string, string | string[] | true>;
 }
 
+export const HELP_OPTION: OptionSpec = { name: "help", short: "h", help: "print this help and exit" };
+
+// speky:speky-ts#INSTALL-CLI-PARSE
 export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[]): ParsedArgs {
+  const config: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = {};
+  for (const s of specs) config[s.name] = { type: s.value ? "string" : "boolean", ...(s.short ? { short: s.short } : {}) };
+  // strict: false so that the errors below are ours (one line, input quoted), not Node's.
+  const { tokens } = splitArgs({ args: [...argv], options: config, strict: false, allowPositionals: true, tokens: true });
+  const byName = new Map(specs.map((s) => [s.name, s]));
   const positionals: string[] = [];
   const options = new Map<string, string | string[] | true>();
-  const byLong = new Map(specs.map((s) => [s.name, s]));
-  const byShort = new Map(specs.filter((s) => s.short).map((s) => [s.short!, s]));
-  let onlyPositionals = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (onlyPositionals || arg === "-" || !arg.startsWith("-")) {
-      positionals.push(arg);
-      continue;
-    }
-    if (arg === "--") {
-      onlyPositionals = true;
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const key = eq > 0 ? arg.slice(0, eq) : arg;
-    const spec = key.startsWith("--") ? byLong.get(key.slice(2)) : byShort.get(key.slice(1));
-    if (!spec) throw new UsageError(`unknown option '${key}'`);
+  for (const token of tokens) {
+    if (token.kind === "positional") positionals.push(token.value);
+    if (token.kind !== "option") continue;
+    const spec = byName.get(token.name);
+    if (!spec) throw new UsageError(`unknown option ${quote(token.rawName)}`);
+    const shown = token.rawName;
     if (!spec.value) {
-      if (eq > 0) throw new UsageError(`option '${key}' takes no value`);
+      if (token.value !== undefined) throw new UsageError(`option '${shown}' takes no value`);
       options.set(spec.name, true);
       continue;
     }
-    let value: string | undefined;
-    if (eq > 0) value = arg.slice(eq + 1);
-    else if (i + 1 < argv.length) value = argv[++i];
-    if (value === undefined) throw new UsageError(`option '${key}' needs a value`);
+    const value = token.value;
+    if (value === undefined) throw new UsageError(`option '${shown}' needs a value`);
     if (spec.choices && !spec.choices.includes(value)) {
-      throw new UsageError(`option '${key}' must be one of ${spec.choices.join(", ")}, not '${value}'`);
+      throw new UsageError(`option '${shown}' must be one of ${spec.choices.join(", ")}, not ${quote(value)}`);
     }
     if (spec.repeat) {
       const list = options.get(spec.name);
@@ -74,4 +80,16 @@ export function listOption(args: ParsedArgs, name: string): string[] {
 
 export function flag(args: ParsedArgs, name: string): boolean {
   return args.options.get(name) === true;
+}
+
+/** The options part of a help text: one aligned line per option. */
+export function formatOptions(specs: readonly OptionSpec[]): string {
+  const heads = specs.map((s) => {
+    const long = `--${s.name}${s.value ? ` ${s.choices ? s.choices.join("|") : s.value}` : ""}`;
+    return s.short ? `-${s.short}, ${long}` : `    ${long}`;
+  });
+  const width = Math.max(...heads.map((h) => h.length));
+  return specs
+    .map((s, i) => `  ${heads[i].padEnd(width)}  ${s.help}${s.repeat ? " (repeatable)" : ""}\n`)
+    .join("");
 }

@@ -7,15 +7,9 @@ import { MAX_FILE_BYTES } from "../spec/files.js";
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import { loadModel } from "../model/load-model.js";
 import { modelProblems } from "../model/problems.js";
-import { flag, listOption, parseArgs, stringOption, UsageError, type OptionSpec } from "./args.js";
+import { flag, listOption, stringOption, UsageError, type ParsedArgs } from "./args.js";
+import type { Command } from "./command.js";
 import { REPORT_FORMATS, renderReport, summarize, type ReportFormat } from "./report.js";
-
-export const CHECK_OPTIONS: OptionSpec[] = [
-  { name: "format", value: true, choices: REPORT_FORMATS },
-  { name: "strict" },
-  { name: "csv", short: "C", value: true, repeat: true },
-  { name: "no-cache" },
-];
 
 const SPEC_EXTENSIONS = new Set([".yaml", ".yml", ".toml"]);
 const KIND_LINE = /^kind\s*[:=]/m;
@@ -29,14 +23,8 @@ function isSpecPath(file: string, index: number): boolean {
   return !isRefusal(read) && KIND_LINE.test(read.bytes.toString("utf8"));
 }
 
-export interface CheckOutcome {
-  output: string;
-  exitCode: number;
-}
-
 // speky:speky-ts#CHECK-GATE
-export async function runCheck(argv: readonly string[], cwd = process.cwd()): Promise<CheckOutcome> {
-  const args = parseArgs(argv, CHECK_OPTIONS);
+async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string; exitCode: number }> {
   if (args.positionals.length === 0) throw new UsageError("check needs at least one manifest or spec file");
   const format = (stringOption(args, "format") ?? "text") as ReportFormat;
   const specPaths = args.positionals.filter((p, i) => isSpecPath(path.resolve(cwd, p), i));
@@ -50,3 +38,24 @@ export async function runCheck(argv: readonly string[], cwd = process.cwd()): Pr
   const failed = summary.errors > 0 || (flag(args, "strict") && summary.warnings > 0);
   return { output: renderReport(format, findings, summary), exitCode: failed ? 1 : 0 };
 }
+
+export const checkCommand: Command = {
+  name: "check",
+  summary: "validate the specs and the code tags; exit 1 on findings",
+  usage: ["PATH... [FILE...] [--format text|json|github] [--strict] [--no-cache] [-C CSV]..."],
+  description: `Validate the specs and scan the manifests' code_sources; fail on invalid specs
+and on code tags naming unknown IDs. PATH is a manifest (kind: project) or a specification
+file. FILEs (e.g. from pre-commit) restrict the scan to those files; the specs are always
+validated whole. Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error.`,
+  options: [
+    { name: "format", value: "FORMAT", choices: REPORT_FORMATS, help: "how findings are printed (default: text)" },
+    { name: "strict", help: "warnings fail the check too" },
+    { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
+    { name: "no-cache", help: "scan every file afresh" },
+  ],
+  async run(args, context) {
+    const { output, exitCode } = await runCheck(args, context.cwd);
+    context.stdout(output);
+    return exitCode;
+  },
+};

@@ -1,58 +1,66 @@
-// Entry of the `speky` binary: dispatch, and the exit-code contract
-// (0 clean, 1 findings or load errors, 2 usage or internal error).
+// Entry of the `speky` binary: dispatch through the command registry, --help for the program
+// and every command, and the exit-code contract (0 clean, 1 findings or load errors, 2 usage
+// or internal error).
 import { escapeControl } from "../diagnostics.js";
 import { VERSION } from "../version.js";
-import { UsageError } from "./args.js";
-import { runCheck } from "./check.js";
-import { runScan } from "./scan-command.js";
+import { quote } from "../quote.js";
+import { CommandError, flag, parseArgs, UsageError } from "./args.js";
+import { commandHelp, commandOptions, type Command } from "./command.js";
+import { COMMANDS } from "./commands.js";
 
-const HELP = `speky ${VERSION}: requirements traceability for polyglot code bases
+const PROGRAM = "speky";
+
+function programHelp(commands: readonly Command[]): string {
+  const usage = commands
+    .map((c) => c.usage.map((u) => `  ${PROGRAM} ${c.name} ${u}\n`).join("") + `      ${c.summary}\n`)
+    .join("");
+  return `${PROGRAM} ${VERSION}: requirements traceability for polyglot code bases
 
 Usage:
-  speky check PATH... [FILE...] [--format text|json|github] [--strict] [--no-cache] [-C CSV]...
-      Validate the specs and scan the manifests' code_sources; fail on invalid specs
-      and on code tags naming unknown IDs. FILEs (e.g. from pre-commit) restrict the
-      scan to those files; the specs are always validated whole.
-  speky scan PATH... [--output FILE] [--no-cache] [-C CSV]...
-      Print the code references of the manifests' code_sources as JSON.
-  speky scan --project NAME DIR|FILE... [--output FILE] [--no-cache]
-      Scan arbitrary files and folders for tags of project NAME.
-  speky --help | --version
+${usage}  ${PROGRAM} COMMAND --help
+      the usage and options of COMMAND
+  ${PROGRAM} --help | --version
 
 PATH is a manifest (kind: project) or a specification file. Scan results are cached
 in $SPEKY_CACHE_DIR (default: $XDG_CACHE_HOME/speky-ts or ~/.cache/speky-ts);
 --no-cache scans every file afresh.
 Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error.
 `;
+}
 
+const findCommand = (name: string) => COMMANDS.find((c) => c.name === name);
+
+// speky:speky-ts#INSTALL-CLI-HELP
 async function run(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case undefined:
-      throw new UsageError("missing command (check or scan)");
-    case "--help":
-    case "-h":
-    case "help":
-      process.stdout.write(HELP);
+  const [name, ...rest] = argv;
+  if (name === undefined) throw new UsageError(`missing command (${COMMANDS.map((c) => c.name).join(", ")})`);
+  if (name === "--help" || name === "-h" || name === "help") {
+    const topic = name === "help" ? rest[0] : undefined;
+    if (topic === undefined) {
+      process.stdout.write(programHelp(COMMANDS));
       return 0;
-    case "--version":
-    case "-V":
-      process.stdout.write(`speky ${VERSION}\n`);
-      return 0;
-    case "check": {
-      const { output, exitCode } = await runCheck(rest);
-      process.stdout.write(output);
-      return exitCode;
     }
-    case "scan": {
-      const { stdout, stderr, exitCode } = await runScan(rest);
-      process.stdout.write(stdout);
-      process.stderr.write(stderr);
-      return exitCode;
-    }
-    default:
-      throw new UsageError(`unknown command '${command}'`);
+    const command = findCommand(topic);
+    if (!command) throw new UsageError(`unknown command ${quote(topic)}`);
+    process.stdout.write(commandHelp(PROGRAM, command));
+    return 0;
   }
+  if (name === "--version" || name === "-V") {
+    process.stdout.write(`${PROGRAM} ${VERSION}\n`);
+    return 0;
+  }
+  const command = findCommand(name);
+  if (!command) throw new UsageError(`unknown command ${quote(name)}`);
+  const args = parseArgs(rest, commandOptions(command));
+  if (flag(args, "help")) {
+    process.stdout.write(commandHelp(PROGRAM, command));
+    return 0;
+  }
+  return command.run(args, {
+    cwd: process.cwd(),
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  });
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -60,13 +68,15 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = await run(argv);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`speky: ${escapeControl(error.message)}\nTry 'speky --help'.\n`);
+      process.stderr.write(`${PROGRAM}: ${escapeControl(error.message)}\nTry '${PROGRAM} --help'.\n`);
+    } else if (error instanceof CommandError) {
+      process.stderr.write(`${PROGRAM}: ${escapeControl(error.message)}\n`);
     } else {
       // A real internal bug: keep the stack, it is what a bug report needs.
       // The message may quote input: escaped; the stack frames after it are ours.
       const head = String(error);
       const stack = error instanceof Error && error.stack?.startsWith(head) ? error.stack.slice(head.length) : "";
-      process.stderr.write(`speky: internal error: ${escapeControl(head)}${stack}\n`);
+      process.stderr.write(`${PROGRAM}: internal error: ${escapeControl(head)}${stack}\n`);
     }
     process.exitCode = 2;
   }

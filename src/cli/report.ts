@@ -1,5 +1,6 @@
 // The three ways `speky check` prints its findings. Each format is whole and deterministic.
 import { escapeControl, formatDiagnostic, lineSafeJson, type Diagnostic } from "../diagnostics.js";
+import { plural } from "../quote.js";
 
 export type ReportFormat = "text" | "json" | "github";
 export const REPORT_FORMATS: readonly ReportFormat[] = ["text", "json", "github"];
@@ -15,8 +16,6 @@ export function summarize(findings: readonly Diagnostic[], files: number | null)
   const errors = findings.filter((f) => f.severity === "error").length;
   return { errors, warnings: findings.length - errors, files };
 }
-
-const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 
 export function summaryLine(s: Summary): string {
   const counts = `${plural(s.errors, "error")}, ${plural(s.warnings, "warning")}`;

@@ -1,20 +1,17 @@
 // `speky scan`: the code references as JSON, for other tools. Either the code sources of
 // manifests, or (with --project) arbitrary files and folders under one project name.
 import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import { compareDiagnostics, formatDiagnostic } from "../diagnostics.js";
 import { loadModel } from "../model/load-model.js";
 import { danglingDiagnostics } from "../model/problems.js";
 import { formatScanOutput } from "../scan/output.js";
 import { scanPaths } from "../scan/scan.js";
 import type { ScanResult } from "../scan/types.js";
-import { flag, listOption, parseArgs, stringOption, UsageError, type OptionSpec } from "./args.js";
-
-export const SCAN_OPTIONS: OptionSpec[] = [
-  { name: "output", short: "o", value: true },
-  { name: "project", value: true },
-  { name: "csv", short: "C", value: true, repeat: true },
-  { name: "no-cache" },
-];
+import { CommandError, flag, listOption, parseArgs, stringOption, UsageError, type ParsedArgs } from "./args.js";
+import { commandOptions, type Command } from "./command.js";
+import { fileErrorReason } from "./file-error.js";
+import { quote } from "../quote.js";
 
 export interface ScanOutcome {
   stdout: string;
@@ -23,8 +20,7 @@ export interface ScanOutcome {
 }
 
 // speky:speky-ts#SCAN-COMMAND
-export async function runScan(argv: readonly string[], cwd = process.cwd()): Promise<ScanOutcome> {
-  const args = parseArgs(argv, SCAN_OPTIONS);
+async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> {
   if (args.positionals.length === 0) throw new UsageError("scan needs at least one manifest, spec file or (with --project) path");
   const project = stringOption(args, "project");
   let result: ScanResult;
@@ -46,6 +42,38 @@ export async function runScan(argv: readonly string[], cwd = process.cwd()): Pro
   const json = formatScanOutput(result);
   const output = stringOption(args, "output");
   if (output === undefined) return { stdout: json, stderr: "", exitCode: 0 };
-  await writeFile(output, json);
+  try {
+    await writeFile(path.resolve(cwd, output), json);
+  } catch (error) {
+    // speky:speky-ts#INSTALL-OUTPUT-ERROR
+    throw new CommandError(`cannot write ${quote(output)}: ${fileErrorReason(error)}`);
+  }
   return { stdout: "", stderr: "", exitCode: 0 };
+}
+
+export const scanCommand: Command = {
+  name: "scan",
+  summary: "print the code references as JSON",
+  usage: ["PATH... [--output FILE] [--no-cache] [-C CSV]...", "--project NAME DIR|FILE... [--output FILE] [--no-cache]"],
+  description: `Print the code references of the manifests' code_sources as JSON (schema:
+schema/scan.schema.json). PATH is a manifest (kind: project) or a specification file. With
+--project, scan arbitrary files and folders for tags of project NAME instead.
+Exit codes: 0 done, 1 when the specs do not load, 2 usage error or unwritable output.`,
+  options: [
+    { name: "output", short: "o", value: "FILE", help: "write the JSON to FILE instead of stdout" },
+    { name: "project", value: "NAME", help: "scan the given paths for tags of project NAME" },
+    { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
+    { name: "no-cache", help: "scan every file afresh" },
+  ],
+  async run(args, context) {
+    const { stdout, stderr, exitCode } = await scanOutcome(args, context.cwd);
+    context.stdout(stdout);
+    context.stderr(stderr);
+    return exitCode;
+  },
+};
+
+/** `speky scan ARGV...` run in-process, its output collected (for tests and tools). */
+export async function runScan(argv: readonly string[], cwd = process.cwd()): Promise<ScanOutcome> {
+  return scanOutcome(parseArgs(argv, commandOptions(scanCommand)), cwd);
 }

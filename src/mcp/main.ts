@@ -3,9 +3,10 @@
 // serving, the files are watched and the model reloaded on change (src/live), unless --no-watch.
 // Exit codes: 0 clean (stdin closed), 1 load error, 2 usage error.
 import { escapeControl, formatDiagnostic, hasErrors } from "../diagnostics.js";
-import { flag, listOption, parseArgs, UsageError, type OptionSpec } from "../cli/args.js";
+import { flag, formatOptions, HELP_OPTION, listOption, parseArgs, UsageError, type OptionSpec } from "../cli/args.js";
 import { LiveModel } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
+import { plural } from "../quote.js";
 import { VERSION } from "../version.js";
 import { createLogger, type LogLevel, type Logger } from "./log.js";
 import { createServer } from "./server.js";
@@ -26,15 +27,15 @@ Exit codes: 0 when the client closes stdin, 1 when the specs do not load, 2 on u
 `;
 
 const OPTIONS: OptionSpec[] = [
-  { name: "comment-csv", short: "C", value: true, repeat: true },
-  { name: "quiet", short: "q" },
-  { name: "verbose" },
-  { name: "no-watch" },
-  { name: "help", short: "h" },
+  { name: "comment-csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
+  { name: "no-watch", help: "serve the model loaded at start-up; do not watch the files" },
+  { name: "quiet", short: "q", help: "print only errors on stderr" },
+  { name: "verbose", help: "add debug lines: scan statistics, watched folders, reloads" },
+  HELP_OPTION,
   // -v is speky's short form of --version: kept so that speky's client configs work unchanged.
-  { name: "version", short: "v" },
+  { name: "version", short: "v", help: "print the version and exit" },
   // speky's logging configuration file: accepted for drop-in use, not read.
-  { name: "logging-config", short: "l", value: true },
+  { name: "logging-config", short: "l", value: "FILE", help: "accepted for compatibility with speky; ignored" },
 ];
 
 interface Invocation {
@@ -58,13 +59,16 @@ function parse(argv: readonly string[]): Invocation | "help" | "version" {
 }
 
 const counts = (model: Model) =>
-  `${model.requirementIds.length} requirements, ${model.testIds.length} tests and ` +
-  `${model.codeReferences.length} code references`;
+  `${plural(model.requirementIds.length, "requirement")}, ${plural(model.testIds.length, "test")} and ` +
+  `${plural(model.codeReferences.length, "code reference")}`;
 
 function logScan(model: Model, log: Logger): void {
   if (!model.scanStats) return;
   const s = model.scanStats;
-  log.debug(`scanned ${s.files} files (${s.files_with_tags} with tags, ${s.tags} tags) in ${Math.round(s.ms)} ms`);
+  log.debug(
+    `scanned ${plural(s.files, "file")} (${s.files_with_tags.toLocaleString("en-US")} with tags, ` +
+      `${plural(s.tags, "tag")}) in ${Math.round(s.ms)} ms`,
+  );
 }
 
 async function load(invocation: Invocation, log: Logger): Promise<LiveModel | null> {
@@ -108,7 +112,7 @@ async function serve(live: LiveModel, invocation: Invocation, log: Logger): Prom
   await server.connect(transport);
   if (invocation.watch) {
     live.startWatching();
-    log.debug(`watching ${live.watchedDirectories().length} directories`);
+    log.debug(`watching ${plural(live.watchedDirectories().length, "directory", "directories")}`);
   }
   await closed;
   live.stopWatching();
@@ -125,7 +129,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   if (invocation === "help") {
-    process.stdout.write(HELP);
+    process.stdout.write(`${HELP}\nOptions:\n${formatOptions(OPTIONS)}`);
     return 0;
   }
   if (invocation === "version") {

@@ -1,0 +1,6 @@
+// The registry of `speky` subcommands: a new subcommand is one entry here.
+import { checkCommand } from "./check.js";
+import type { Command } from "./command.js";
+import { scanCommand } from "./scan-command.js";
+
+export const COMMANDS: readonly Command[] = [checkCommand, scanCommand];

@@ -1,0 +1,58 @@
+// Messages echo user input (arguments, IDs, file content). One bound for all of them: a
+// 1 MB argument must not make a 1 MB message, and a control character in it must not start a
+// line of its own in a log or a terminal.
+import { escapeControl } from "./diagnostics.js";
+
+/** Longest quoted excerpt, in characters of the escaped text. */
+export const QUOTE_MAX = 100;
+
+// Bidi overrides and isolates besides escapeControl's set: they make a terminal show text in
+// another order than it is.
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
+
+function escapeChar(ch: string): string {
+  if (BIDI.test(ch)) return `\\u${ch.charCodeAt(0).toString(16)}`;
+  return escapeControl(ch);
+}
+
+/** Number of characters (code points) of a string. */
+export function characterCount(value: string): number {
+  let n = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    // A high surrogate followed by a low one is one character.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < value.length) {
+      const d = value.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/**
+ * `'value'` with control characters escaped; when the escaped text is longer than `max`
+ * characters, its beginning followed by `…` and the length of the original:
+ * `'XXXX…' (1,000,000 characters)`.
+ */
+// speky:speky-ts#INSTALL-QUOTE
+export function quote(value: string, max = QUOTE_MAX): string {
+  let out = "";
+  let shown = 0;
+  for (const ch of value) {
+    const escaped = escapeChar(ch);
+    // An unescaped character counts one, even when it takes two UTF-16 units.
+    const width = escaped === ch ? 1 : escaped.length;
+    if (shown + width > max) {
+      return `'${out}…' (${plural(characterCount(value), "character")})`;
+    }
+    out += escaped;
+    shown += width;
+  }
+  return `'${out}'`;
+}
+
+/** `1 file`, `2 files`, `1,000 requirements`: English count and noun, grouped digits. */
+export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? singular : pluralForm}`;
+}

@@ -1,0 +1,116 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseArgs, UsageError } from "../src/cli/args.js";
+import { COMMANDS } from "../src/cli/commands.js";
+import { plural, quote } from "../src/quote.js";
+import { REPO, runSpeky, tempDir } from "./support/process.js";
+
+const runMcp = (args: string[]) => {
+  const r = spawnSync(process.execPath, [path.join(REPO, "bin/speky-mcp.js"), ...args], { cwd: REPO, encoding: "utf8", input: "" });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+describe("--help everywhere", () => {
+  // speky:speky-ts#TINSTALL-HELP
+  it("answers --help and -h for speky, every registered subcommand and speky-mcp, exit 0", () => {
+    for (const flag of ["--help", "-h"]) {
+      const top = runSpeky([flag]);
+      expect(top.status).toBe(0);
+      expect(top.stderr).toBe("");
+      for (const command of COMMANDS) expect(top.stdout).toContain(`speky ${command.name} ${command.usage[0]}`);
+
+      for (const command of COMMANDS) {
+        // --help wins wherever it stands, even without the positionals the command needs.
+        for (const argv of [[command.name, flag], [command.name, "some.yaml", flag]]) {
+          const run = runSpeky(argv);
+          expect(run.status).toBe(0);
+          expect(run.stderr).toBe("");
+          expect(run.stdout).toContain(`Usage:\n  speky ${command.name} ${command.usage[0]}\n`);
+          for (const option of command.options) expect(run.stdout).toContain(`--${option.name}`);
+        }
+        expect(runSpeky(["help", command.name]).stdout).toBe(runSpeky([command.name, flag]).stdout);
+      }
+
+      const mcp = runMcp([flag]);
+      expect(mcp.status).toBe(0);
+      expect(mcp.stdout).toContain("speky-mcp PATH... [-C CSV]...");
+      expect(mcp.stdout).toContain("--no-watch");
+    }
+  });
+
+  it("keeps usage errors at exit 2 with one line and a pointer to --help", () => {
+    const cases: [string[], string][] = [
+      [["check", "x.yaml", "--bogus"], "speky: unknown option '--bogus'"],
+      [["check", "x.yaml", "--strict=yes"], "speky: option '--strict' takes no value"],
+      [["scan", "x.yaml", "--output"], "speky: option '--output' needs a value"],
+      [["frobnicate"], "speky: unknown command 'frobnicate'"],
+      [[], "speky: missing command (check, scan)"],
+    ];
+    for (const [argv, line] of cases) {
+      const run = runSpeky(argv);
+      expect(run.status).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toBe(`${line}\nTry 'speky --help'.\n`);
+    }
+  });
+
+  it("parses the usual shapes: --name=value, grouped short flags, repeats, -- and -", () => {
+    const specs = [
+      { name: "format", value: "F", help: "" },
+      { name: "csv", short: "C", value: "CSV", repeat: true, help: "" },
+      { name: "quiet", short: "q", help: "" },
+      { name: "help", short: "h", help: "" },
+    ];
+    const args = parseArgs(["a", "--format=json", "-C", "x.csv", "-qh", "--csv", "y.csv", "-", "--", "--quiet"], specs);
+    expect(args.positionals).toEqual(["a", "-", "--quiet"]);
+    expect(Object.fromEntries(args.options)).toEqual({ format: "json", csv: ["x.csv", "y.csv"], quiet: true, help: true });
+    expect(() => parseArgs(["--nope"], specs)).toThrow(UsageError);
+  });
+});
+
+describe("messages quote input bounded and escaped", () => {
+  // speky:speky-ts#TINSTALL-QUOTE
+  it("quotes at most ~100 characters, escapes control characters, counts the rest", () => {
+    expect(quote("REQ-1")).toBe("'REQ-1'");
+    const long = quote("X".repeat(1_000_000));
+    expect(long).toBe(`'${"X".repeat(100)}…' (1,000,000 characters)`);
+    expect(quote("a\nb\tc\r\u0000\u001b[31m\u202e")).toBe("'a\\nb\\tc\\r\\x00\\x1b[31m\\u202e'");
+    expect(quote("\n".repeat(500))).toBe(`'${"\\n".repeat(50)}…' (500 characters)`);
+    // A character outside the BMP is one character, never cut in half.
+    expect(quote("😀".repeat(150))).toBe(`'${"😀".repeat(100)}…' (150 characters)`);
+    const unknown = runSpeky(["X".repeat(100_000)]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toBe(`speky: unknown command '${"X".repeat(100)}…' (100,000 characters)\nTry 'speky --help'.\n`);
+    const option = runSpeky(["check", "x.yaml", "--format", "a\nerror: forged"]);
+    expect(option.stderr.split("\n")[0]).toBe("speky: option '--format' must be one of text, json, github, not 'a\\nerror: forged'");
+  });
+
+  it("says 1 file, 2 files", () => {
+    expect(plural(1, "file")).toBe("1 file");
+    expect(plural(0, "file")).toBe("0 files");
+    expect(plural(1_000_000, "requirement")).toBe("1,000,000 requirements");
+    expect(plural(2, "entry", "entries")).toBe("2 entries");
+  });
+});
+
+describe("output files", () => {
+  // speky:speky-ts#TINSTALL-OUTPUT-ERROR
+  it("reports an unwritable --output path as one line, exit 2, without a stack", () => {
+    const dir = tempDir();
+    const cases: [string, string][] = [
+      [path.join(dir, "missing-dir/x.json"), "no such file or directory"],
+      [dir, "illegal operation on a directory"],
+    ];
+    for (const [output, reason] of cases) {
+      const run = runSpeky(["scan", "--project", "p", "--no-cache", "fixtures/check/tree", "--output", output]);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toBe(`speky: cannot write '${output}': ${reason}\n`);
+      expect(run.status).toBe(2);
+    }
+    const written = path.join(dir, "refs.json");
+    expect(runSpeky(["scan", "--project", "p", "--no-cache", "fixtures/check/tree", "--output", written]).status).toBe(0);
+    expect(existsSync(written)).toBe(true);
+  });
+});
