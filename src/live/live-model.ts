@@ -2,13 +2,19 @@
 // specs and rescans (the scan cache makes unchanged files cost a stat), then swaps the state
 // in one assignment, so a call sees the old model or the new one, never a mix. Invalid specs
 // keep the last good model in service, and the problem is reported until it is fixed.
+//
+// Opened with `background: true` (the MCP server, the language server), it serves the specs as
+// soon as they load: the first scan of the code sources runs afterwards, sharing the thread,
+// and `state.scanning` tells its progress until its model (with code references) takes over.
 import { EventEmitter } from "node:events";
 import { statSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
 import { compareDiagnostics, formatDiagnostic, hasErrors, type Diagnostic } from "../diagnostics.js";
-import { loadModel, type ModelOptions } from "../model/load-model.js";
-import type { Model } from "../model/model.js";
+import { loadModel, scanSpecs, type ModelOptions, type ScanHooks } from "../model/load-model.js";
+import { buildModel, type Model } from "../model/model.js";
+import { loadSpecs } from "../spec/load.js";
+import type { SpecSet } from "../spec/types.js";
 import { cacheDir } from "../scan/cache.js";
 import { TreeWatcher, type WatchPlan } from "./watcher.js";
 
@@ -21,6 +27,55 @@ export interface LiveState {
   readonly problems: readonly Diagnostic[];
   /** True while the served model is older than specs that fail to load. */
   readonly stale: boolean;
+  /**
+   * While the first scan of the code sources runs: its progress, and the model holds the specs
+   * only (no code references, no test automation). null once that scan is done.
+   */
+  readonly scanning: ScanProgress | null;
+}
+
+/** The first scan's progress: counts that move while it runs, and a promise of its end. */
+export class ScanProgress extends EventEmitter<{ progress: [] }> {
+  /** Files settled so far. */
+  done = 0;
+  /** Files to scan; null until the walk has listed them. */
+  total: number | null = null;
+  readonly finished: Promise<void>;
+  private finish!: () => void;
+
+  constructor() {
+    super();
+    this.finished = new Promise((resolve) => (this.finish = resolve));
+  }
+
+  update(done: number, total: number): void {
+    if (done === this.done && total === this.total) return;
+    this.done = done;
+    this.total = total;
+    this.emit("progress");
+  }
+
+  /** Resolves `finished` (once the scanned model is in place). */
+  end(): void {
+    this.finish();
+  }
+
+  /** "scan in progress: N of M files" */
+  describe(): string {
+    return `scan in progress: ${this.done} of ${this.total ?? "?"} files`;
+  }
+}
+
+export interface OpenSettings {
+  /** Milliseconds of quiet after a change before reloading. */
+  debounceMs?: number;
+  /**
+   * Serve the specs as soon as they load and scan the code sources afterwards (see
+   * `LiveState.scanning`, `whenScanned`); default false: `open` resolves after the scan.
+   */
+  background?: boolean;
+  /** Awaited between the first scan's walk and its reads (a test holds the scan there). */
+  afterWalk?: (total: number) => Promise<void>;
 }
 
 export interface Status {
@@ -31,6 +86,8 @@ export interface Status {
   code_references: number;
   /** Loader problems of the latest attempt (errors when the last good model is kept). */
   problems: Diagnostic[];
+  /** Present while the first scan of the code sources runs. */
+  scanning?: { files_done: number; files_total?: number };
 }
 
 export interface LiveEvents {
@@ -38,6 +95,8 @@ export interface LiveEvents {
   swapped: [model: Model, idsChanged: boolean];
   /** The latest reload failed; the previous model stays. */
   rejected: [problems: Diagnostic[]];
+  /** The first scan (background mode) is done: its model, with code references, is served. */
+  scanned: [model: Model];
   /** Something about watching the user should know (e.g. the watch budget is spent). */
   warning: [message: string];
 }
@@ -120,27 +179,73 @@ export class LiveModel extends EventEmitter<LiveEvents> {
   private reloading: Promise<void> | null = null;
   private dirty = false;
 
+  private readonly firstScan: Promise<void>;
+
   private constructor(
     private readonly paths: string[],
     private readonly options: ModelOptions,
     model: Model,
     diagnostics: Diagnostic[],
     readonly debounceMs: number,
+    scanning: ScanProgress | null,
   ) {
     super();
-    this.state = Object.freeze({ model, loadedAt: new Date(), problems: diagnostics, stale: false });
+    this.state = Object.freeze({ model, loadedAt: new Date(), problems: diagnostics, stale: false, scanning });
     this.relevance = new Relevance(model);
+    this.firstScan = scanning?.finished ?? Promise.resolve();
   }
 
-  /** Loads once; null and the diagnostics when the first load fails. */
+  /**
+   * Loads the specs, and scans the code sources before resolving or (`background`) after;
+   * null and the diagnostics when the specs do not load.
+   */
   static async open(
     paths: string[],
     options: ModelOptions = {},
-    debounceMs = 100,
+    settings: OpenSettings = {},
   ): Promise<{ live: LiveModel | null; diagnostics: Diagnostic[] }> {
-    const { model, diagnostics } = await loadModel(paths, options);
-    if (!model || hasErrors(diagnostics)) return { live: null, diagnostics };
-    return { live: new LiveModel(paths, options, model, diagnostics, debounceMs), diagnostics };
+    const debounceMs = settings.debounceMs ?? 100;
+    if (!settings.background) {
+      const { model, diagnostics } = await loadModel(paths, options, { cooperative: true });
+      if (!model || hasErrors(diagnostics)) return { live: null, diagnostics };
+      return { live: new LiveModel(paths, options, model, diagnostics, debounceMs, null), diagnostics };
+    }
+    const loaded = await loadSpecs(paths, options);
+    const diagnostics = [...loaded.diagnostics].sort(compareDiagnostics);
+    if (!loaded.specs || hasErrors(diagnostics)) return { live: null, diagnostics };
+    const progress = new ScanProgress();
+    const live = new LiveModel(paths, options, buildModel(loaded.specs, null), diagnostics, debounceMs, progress);
+    live.scanInBackground(loaded.specs, progress, settings.afterWalk);
+    return { live, diagnostics };
+  }
+
+  /** Resolves once the first scan of the code sources is served (at once when it was done before `open` resolved). */
+  whenScanned(): Promise<void> {
+    return this.firstScan;
+  }
+
+  /**
+   * The first scan runs as a reload would: a change seen meanwhile reloads once it is done.
+   * A scan that fails leaves the specs served, with the failure among the problems.
+   */
+  // speky:speky-ts#MCP-BACKGROUND-SCAN
+  private scanInBackground(specs: SpecSet, progress: ScanProgress, afterWalk?: (total: number) => Promise<void>): void {
+    const hooks: ScanHooks = { cooperative: true, onProgress: (done, total) => progress.update(done, total), afterWalk };
+    this.run(async () => {
+      let model: Model | null = null;
+      let problems = this.state.problems;
+      try {
+        model = await scanSpecs(specs, this.options, hooks);
+      } catch (error) {
+        const message = `scan failed: ${error instanceof Error ? error.message : String(error)}`;
+        problems = [...problems, { file: "", line: 0, column: 0, severity: "error" as const, message }].sort(compareDiagnostics);
+      }
+      // Same specs, same load time: only the code references (and scanner findings) are new.
+      this.state = Object.freeze({ ...this.state, ...(model ? { model } : {}), problems, scanning: null });
+      if (model) this.relevance = new Relevance(model);
+      progress.end();
+      this.emit("scanned", this.state.model);
+    }).catch((error: unknown) => this.emit("warning", `scan failed: ${String(error)}`));
   }
 
   get current(): Model {
@@ -220,12 +325,18 @@ export class LiveModel extends EventEmitter<LiveEvents> {
       this.dirty = true;
       return this.reloading;
     }
+    return this.run(() => this.reloadOnce());
+  }
+
+  /** Runs `first`, then reloads for as long as reloads were asked for meanwhile. */
+  private run(first: () => Promise<void>): Promise<void> {
     this.reloading = (async () => {
       try {
-        do {
+        await first();
+        while (this.dirty) {
           this.dirty = false;
           await this.reloadOnce();
-        } while (this.dirty);
+        }
       } finally {
         this.reloading = null;
       }
@@ -237,7 +348,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
     let model: Model | null;
     let diagnostics: Diagnostic[];
     try {
-      ({ model, diagnostics } = await loadModel(this.paths, this.options));
+      ({ model, diagnostics } = await loadModel(this.paths, this.options, { cooperative: true }));
     } catch (error) {
       model = null;
       const message = `reload failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -251,7 +362,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
       return;
     }
     // The swap: one assignment of one frozen object.
-    this.state = Object.freeze({ model, loadedAt: new Date(), problems, stale: false });
+    this.state = Object.freeze({ model, loadedAt: new Date(), problems, stale: false, scanning: null });
     this.relevance = new Relevance(model);
     this.watcher?.update(watchPlan(model));
     this.emit("swapped", model, !sameIds(previous.model, model));
@@ -260,6 +371,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
 
 export function statusOf(state: LiveState): Status {
   const m = state.model;
+  const scan = state.scanning;
   return {
     loaded_at: state.loadedAt.toISOString(),
     files: m.specs.files.length + (m.scanStats?.files ?? 0),
@@ -267,6 +379,7 @@ export function statusOf(state: LiveState): Status {
     tests: m.testIds.length,
     code_references: m.codeReferences.length,
     problems: [...state.problems],
+    ...(scan ? { scanning: { files_done: scan.done, ...(scan.total === null ? {} : { files_total: scan.total }) } } : {}),
   };
 }
 

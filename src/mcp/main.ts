@@ -1,7 +1,10 @@
-// Entry of the `speky-mcp` binary. Everything is loaded, validated and scanned before the
-// transport connects; a load error is reported on stderr and exits 1 without serving. Once
-// serving, the files are watched and the model reloaded on change (src/live), unless --no-watch.
+// Entry of the `speky-mcp` binary. The specs are loaded and validated before the transport
+// connects (a load error is reported on stderr and exits 1 without serving); the scan of the
+// code sources runs in the background once serving, and the tools that need code references
+// wait for it (scan-wait.ts). The files are watched and the model reloaded on change
+// (src/live), unless --no-watch.
 // Exit codes: 0 clean (stdin closed), 1 load error, 2 usage error.
+import { existsSync } from "node:fs";
 import { escapeControl, formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { flag, formatOptions, HELP_OPTION, listOption, parseArgs, UsageError, type OptionSpec } from "../cli/args.js";
 import { LiveModel } from "../live/live-model.js";
@@ -19,9 +22,11 @@ Usage:
   speky-mcp --help | --version
 
 PATH is a manifest (kind: project) or a specification file; CSV is an extra comment file.
-Specs are loaded and the manifests' code_sources scanned before serving. While serving, the
-spec files, the manifests' folders and the code sources are watched: a change reloads the
-model (invalid specs keep the last good one in service, and every answer says so).
+Specs are loaded before serving; the manifests' code_sources are scanned in the background,
+and tools that need code references wait for that scan (up to 20 s, then they answer with
+what is known, marked partial). While serving, the spec files, the manifests' folders and the
+code sources are watched: a change reloads the model (invalid specs keep the last good one in
+service, and every answer says so).
 --no-watch serves the model loaded at start-up. Logs go to stderr.
 Exit codes: 0 when the client closes stdin, 1 when the specs do not load, 2 on usage errors.
 `;
@@ -71,16 +76,36 @@ function logScan(model: Model, log: Logger): void {
   );
 }
 
+/**
+ * $SPEKY_MCP_HOLD_SCAN=FILE, a test hook: the background scan stops after its walk until FILE
+ * exists, so that a test sees the server mid-scan without depending on timing.
+ */
+function holdScan(): ((total: number) => Promise<void>) | undefined {
+  const gate = process.env.SPEKY_MCP_HOLD_SCAN;
+  if (!gate) return undefined;
+  return async () => {
+    while (!existsSync(gate)) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+}
+
 async function load(invocation: Invocation, log: Logger): Promise<LiveModel | null> {
   const started = performance.now();
-  const { live, diagnostics } = await LiveModel.open(invocation.paths, { csvs: invocation.csvs }, DEBOUNCE_MS);
+  const { live, diagnostics } = await LiveModel.open(
+    invocation.paths,
+    { csvs: invocation.csvs },
+    { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScan() },
+  );
   for (const d of diagnostics) log.diagnostic(d);
   if (!live || hasErrors(diagnostics)) return null;
   const model = live.current;
-  for (const d of model.scanDiagnostics) log.diagnostic(d);
   const ms = Math.round(performance.now() - started);
-  log.info(`loaded ${counts(model)} in ${ms} ms; serving on stdio`);
-  logScan(model, log);
+  log.info(`loaded ${model.requirementIds.length} requirements and ${model.testIds.length} tests in ${ms} ms; serving on stdio, scanning the code sources`);
+  live.once("scanned", (scanned) => {
+    for (const d of scanned.scanDiagnostics) log.diagnostic(d);
+    const total = Math.round(performance.now() - started);
+    log.info(`scanned: ${counts(scanned)} served ${total} ms after start`);
+    logScan(scanned, log);
+  });
   return live;
 }
 

@@ -61,17 +61,24 @@ function listed(kind: Kind, item: Item) {
   };
 }
 
-function read(kind: Kind, model: Model, uri: URL, id: string): ReadResourceResult {
+function read(kind: Kind, model: Model, uri: URL, id: string, meta?: Record<string, string>): ReadResourceResult {
   try {
     const text = JSON.stringify(kind.details(model, id));
-    return { contents: [{ uri: uri.href, mimeType: "application/json", text }] };
+    return { contents: [{ uri: uri.href, mimeType: "application/json", text }], ...(meta ? { _meta: meta } : {}) };
   } catch (error) {
     if (error instanceof ToolError) throw new ResourceNotFound(error.message, { uri: uri.href });
     throw error;
   }
 }
 
-export function registerResources(server: McpServer, getModel: () => Model): void {
+/** The model a read answers from, once the first scan is done (or waited for long enough), with a `_meta` note if partial. */
+export type ReadModel = () => Promise<{ model: Model; meta?: Record<string, string> }>;
+
+export function registerResources(
+  server: McpServer,
+  getModel: () => Model,
+  readModel: ReadModel = async () => ({ model: getModel() }),
+): void {
   for (const kind of KINDS) {
     const template = new ResourceTemplate(`speky://${kind.name}/{id}`, {
       list: () => {
@@ -88,7 +95,10 @@ export function registerResources(server: McpServer, getModel: () => Model): voi
         description: `A ${kind.name} by ID, as JSON: the same content as get_${kind.name}`,
         mimeType: "application/json",
       },
-      (uri, variables) => read(kind, getModel(), uri, decode(variables.id)),
+      async (uri, variables) => {
+        const { model, meta } = await readModel();
+        return read(kind, model, uri, decode(variables.id), meta);
+      },
     );
   }
 }

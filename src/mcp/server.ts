@@ -5,6 +5,7 @@ import type { LiveState } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
 import { VERSION } from "../version.js";
 import { registerResources } from "./resources.js";
+import { awaitScan, PARTIAL_META_KEY, partialNote, scanWaitMs } from "./scan-wait.js";
 import { fixedState, registerTool } from "./tool.js";
 import { answerToolList } from "./tool-list.js";
 import { TOOLS } from "./tools/index.js";
@@ -32,6 +33,11 @@ export function createServer(getModel: () => Model, getState?: () => LiveState):
   );
   for (const tool of TOOLS) registerTool(server, state, tool);
   answerToolList(server, TOOLS);
-  registerResources(server, getModel);
+  // A resource holds what get_requirement / get_test answer: it waits for the first scan as they do.
+  registerResources(server, getModel, async () => {
+    const ready = await awaitScan(state, {}, scanWaitMs());
+    const note = partialNote(ready);
+    return { model: ready.model, ...(note === null ? {} : { meta: { [PARTIAL_META_KEY]: note } }) };
+  });
   return server;
 }

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { staleNote, type LiveState } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
 import { cachedAnswer } from "./answer-cache.js";
+import { awaitScan, needsScan, PARTIAL_META_KEY, partialNote, scanWaitMs, type WaitContext } from "./scan-wait.js";
 import { CursorError, pageOf, pagingInput, pagingOutput, splitPaging } from "./paging.js";
 
 /** A domain error (unknown ID, tag or category, wrong kind): answered, never thrown to the protocol. */
@@ -74,7 +75,7 @@ function compute(spec: ToolSpec, state: LiveState, args: Record<string, unknown>
 
 /** A state for a model served as it is, without watching. */
 export function fixedState(model: Model, loadedAt = new Date()): LiveState {
-  return { model, loadedAt, problems: [], stale: false };
+  return { model, loadedAt, problems: [], stale: false, scanning: null };
 }
 
 /** Answers one call against one state: the caller reads the state once, so one model serves the whole call. */
@@ -93,9 +94,13 @@ export function runTool(spec: ToolSpec, state: LiveState, args: Record<string, u
       result = failure(error.message);
     }
   }
-  const note = staleNote(state);
+  const notes: Record<string, string> = {};
+  const stale = staleNote(state);
+  if (stale !== null) notes[STALE_META_KEY] = stale;
+  const partial = needsScan(spec.name) ? partialNote(state) : null;
+  if (partial !== null) notes[PARTIAL_META_KEY] = partial;
   // A copy: `full` may be the memoized answer shared by later calls.
-  return note === null ? result : { ...result, _meta: { ...result._meta, [STALE_META_KEY]: note } };
+  return Object.keys(notes).length === 0 ? result : { ...result, _meta: { ...result._meta, ...notes } };
 }
 
 // The outputSchema is published by our own tools/list (tool-list.ts), not given to McpServer:
@@ -111,6 +116,9 @@ export function registerTool(server: McpServer, getState: () => LiveState, spec:
       inputSchema: inputShape(spec),
       annotations: READ_ONLY,
     },
-    (args: Record<string, unknown>) => runTool(spec, getState(), args),
+    async (args: Record<string, unknown>, extra: WaitContext) => {
+      const state = needsScan(spec.name) ? await awaitScan(getState, extra, scanWaitMs()) : getState();
+      return runTool(spec, state, args);
+    },
   );
 }

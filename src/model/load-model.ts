@@ -1,10 +1,10 @@
 // Load specs, then scan the code sources of every manifest, then merge: the pipeline that
 // the CLI and the MCP server share. Data flows one way: spec → scan → model.
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
-import { scan } from "../scan/scan.js";
+import { scan, type ScanOptions } from "../scan/scan.js";
 import type { ScanTarget } from "../scan/types.js";
 import { loadSpecs } from "../spec/load.js";
-import type { LoadOptions, Manifest } from "../spec/types.js";
+import type { LoadOptions, Manifest, SpecSet } from "../spec/types.js";
 import { buildModel, type Model } from "./model.js";
 
 export interface ModelResult {
@@ -30,12 +30,20 @@ export interface ModelOptions extends LoadOptions {
   cache?: boolean;
 }
 
-export async function loadModel(paths: string[], options: ModelOptions = {}): Promise<ModelResult> {
+/** How a long-running process scans: sharing its thread, reporting progress (src/live). */
+export type ScanHooks = Pick<ScanOptions, "cooperative" | "onProgress" | "afterWalk">;
+
+/** The scan of loaded specs' code sources, merged into their model. */
+export async function scanSpecs(specs: SpecSet, options: ModelOptions = {}, hooks: ScanHooks = {}): Promise<Model> {
+  const scanned = await scan(scanTargets(specs.manifests), { ...hooks, onlyFiles: options.onlyFiles, cache: options.cache ?? true });
+  return buildModel(specs, scanned);
+}
+
+export async function loadModel(paths: string[], options: ModelOptions = {}, hooks: ScanHooks = {}): Promise<ModelResult> {
   const loaded = await loadSpecs(paths, options);
   if (!loaded.specs) return { model: null, diagnostics: loaded.diagnostics };
-  const scanned = await scan(scanTargets(loaded.specs.manifests), { onlyFiles: options.onlyFiles, cache: options.cache ?? true });
   return {
-    model: buildModel(loaded.specs, scanned),
+    model: await scanSpecs(loaded.specs, options, hooks),
     diagnostics: [...loaded.diagnostics].sort(compareDiagnostics),
   };
 }

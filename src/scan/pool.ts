@@ -7,6 +7,7 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { languageForPath } from "./languages.js";
+import { NO_TURNS, type Turns } from "./turns.js";
 import type { BatchReply, BatchRequest } from "./worker.js";
 import { isPending, parsePending, readTask, runTask, type FileTask, type PendingParse, type TaskOutcome } from "./worker-task.js";
 
@@ -197,6 +198,8 @@ export interface RunOptions {
   parallel?: boolean;
   /** Called with the number of files settled since the last call. */
   onProgress?: (done: number) => void;
+  /** Turns of the event loop taken by the inline loops (a server's background scan). */
+  turns?: Turns;
 }
 
 /**
@@ -212,18 +215,25 @@ export async function runTasks(tasks: FileTask[], options: RunOptions = {}): Pro
   const canPool = options.parallel !== false && size >= 2 && existsSync(WORKER_FILE);
   if (canPool && (options.parallel === true || tasks.length >= POOL_MIN_FILES)) return pool(size).process(tasks, onProgress);
 
+  const turns = options.turns ?? NO_TURNS;
   const outcomes = new Array<TaskOutcome>(tasks.length);
   const pending: { index: number; read: PendingParse }[] = [];
   let bytes = 0;
-  tasks.forEach((task, index) => {
-    const read = readTask(task);
+  let reported = 0;
+  for (let index = 0; index < tasks.length; index++) {
+    if (turns.due()) {
+      onProgress(index - pending.length - reported);
+      reported = index - pending.length;
+      await turns.take();
+    }
+    const read = readTask(tasks[index]);
     if (!isPending(read)) outcomes[index] = read;
     else {
       pending.push({ index, read });
       bytes += read.content.length;
     }
-  });
-  onProgress(tasks.length - pending.length);
+  }
+  onProgress(tasks.length - pending.length - reported);
   if (canPool && pending.length >= 2 && bytes >= POOL_MIN_PARSE_BYTES) {
     // The workers read these few files again: cheaper than copying them over. Each language
     // goes to one worker unless it is too big a share: grammars load there once, in parallel.
@@ -235,6 +245,7 @@ export async function runTasks(tasks: FileTask[], options: RunOptions = {}): Pro
     pending.forEach(({ index }, k) => (outcomes[index] = parsed[k]));
   } else {
     for (const { index, read } of pending) {
+      if (turns.due()) await turns.take();
       outcomes[index] = await parsePending(read);
       onProgress(1);
     }

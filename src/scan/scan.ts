@@ -11,6 +11,7 @@ import type { RawTag } from "./engine.js";
 import type { FileResult } from "./file.js";
 import { runTasks } from "./pool.js";
 import { Progress } from "./progress.js";
+import { Turns } from "./turns.js";
 import type { CodeReference, ScanResult, ScanTarget } from "./types.js";
 import { expandPaths, expandTargets, expandTargetsFor, type FileJob } from "./walk.js";
 import { noTagsResult, type CacheEntry, type FileTask, type TaskOutcome } from "./worker-task.js";
@@ -27,6 +28,12 @@ export interface ScanOptions {
   cache?: boolean;
   /** Worker pool: true always, false never, undefined when it pays. */
   parallel?: boolean;
+  /** Give the event loop a turn every few ms (a server scanning in the background). */
+  cooperative?: boolean;
+  /** Files settled so far of the files walked; first called right after the walk. */
+  onProgress?: (done: number, total: number) => void;
+  /** Awaited between the walk and the reads (a test hook holds a background scan here). */
+  afterWalk?: (total: number) => Promise<void>;
 }
 
 export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel">;
@@ -104,12 +111,20 @@ const outcomeOf = (entry: CacheEntry): Outcome => (entry.result ? { result: entr
  */
 async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanOptions): Promise<Outcome[]> {
   trace(`walk: ${jobs.length} files`);
+  const turns = new Turns(options.cooperative === true);
+  const report = options.onProgress;
+  report?.(0, jobs.length);
+  if (options.afterWalk) await options.afterWalk(jobs.length);
   const outcomes = new Array<Outcome>(jobs.length);
   const tasks: FileTask[] = [];
   const taskJobs: number[] = [];
   const previous: (Previous | null)[] = [];
   // Unchanged files are told here, one stat each: faster than starting workers to share them.
   for (let i = 0; i < jobs.length; i++) {
+    if (turns.due()) {
+      report?.(i - tasks.length, jobs.length);
+      await turns.take();
+    }
     const absPath = jobs[i].absPath;
     const found = cache ? cache.unchanged(absPath) : NOT_CACHED;
     if ("result" in found) {
@@ -123,9 +138,16 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
   }
   trace(`cache: ${jobs.length - tasks.length} unchanged, ${tasks.length} to read`);
   const progress = new Progress(tasks.length);
+  let done = jobs.length - tasks.length;
+  report?.(done, jobs.length);
+  const onProgress = (n: number) => {
+    progress.add(n);
+    done += n;
+    report?.(done, jobs.length);
+  };
   let settled: TaskOutcome[];
   try {
-    settled = await runTasks(tasks, { parallel: options.parallel, onProgress: (n) => progress.add(n) });
+    settled = await runTasks(tasks, { parallel: options.parallel, onProgress, turns });
   } finally {
     progress.end();
   }

@@ -9,8 +9,8 @@ export const getStatusTool = defineTool({
   description:
     "What the server is serving: when the model was loaded (it reloads by itself when spec or source files " +
     "change), whether it is stale (the specs on disk currently fail to load, so the last good model is " +
-    "served), how many files, requirements, tests and code references it holds, and the loader's problems " +
-    "from the latest load attempt (the errors that keep a new model out, and warnings). Call it after " +
+    "served), how many files, requirements, tests and code references it holds, the progress of the first " +
+    "scan of the code sources while it runs, and the loader's problems from the latest load attempt (the errors that keep a new model out, and warnings). Call it after " +
     "editing specs to check that they load; list_problems gives dangling code tags too.",
   input: {},
   output: {
@@ -21,6 +21,16 @@ export const getStatusTool = defineTool({
     tests: z.number().int(),
     code_references: z.number().int().describe("Tags in the code naming this project's IDs"),
     problems: z.array(schema.problem).describe("Loader errors and warnings of the latest load attempt, sorted"),
+    scanning: z
+      .object({
+        files_done: z.number().int().describe("Source files scanned so far"),
+        files_total: z.number().int().optional().describe("Source files to scan (absent while they are being listed)"),
+      })
+      .optional()
+      .describe(
+        "Present while the first scan of the code sources runs: until it is done, code_references is 0 and the " +
+          "tools that report code references wait for it",
+      ),
   },
   live: true,
   run: (_model, _args, state) => {
