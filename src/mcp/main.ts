@@ -103,7 +103,7 @@ async function load(invocation: Invocation, log: Logger): Promise<LiveModel | nu
   live.once("scanned", (scanned) => {
     for (const d of scanned.scanDiagnostics) log.diagnostic(d);
     const total = Math.round(performance.now() - started);
-    log.info(`scanned: ${counts(scanned)} served ${total} ms after start`);
+    log.info(`loaded ${counts(scanned)}; scan done ${total} ms after start`);
     logScan(scanned, log);
   });
   return live;
