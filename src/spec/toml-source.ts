@@ -4,6 +4,7 @@ import { parse, TomlError } from "smol-toml";
 import { scalar, type Pos, type SEntry, type SNode } from "./node.js";
 import type { FileReport } from "./report.js";
 import { TextPositions } from "../text-positions.js";
+import { MAX_TOML_DEPTH, tomlDepthExcess } from "./toml-depth.js";
 import { locateToml, PATH_SEP, type TomlSpot } from "./toml-positions.js";
 
 /**
@@ -11,6 +12,14 @@ import { locateToml, PATH_SEP, type TomlSpot } from "./toml-positions.js";
  * read (the reasons are reported).
  */
 export function readToml(text: string, report: FileReport): SNode | null | undefined {
+  const excess = tomlDepthExcess(text);
+  if (excess) {
+    report.error(
+      new TextPositions(text).at(excess.offset),
+      `TOML: keys, tables and arrays nested more than ${MAX_TOML_DEPTH} levels deep here: refused`,
+    );
+    return undefined;
+  }
   let data: Record<string, unknown>;
   try {
     data = parse(text);

@@ -6,7 +6,7 @@
 // giving up is always safe, guessing never is. test/spec-yaml-fast.test.ts checks it against
 // the full parser on generated documents.
 import { entryOf, scalar, type SMap, type SNode, type SSeq } from "./node.js";
-import { plainScalar, plainTag, unescapeDoubleQuoted } from "./yaml-scalars.js";
+import { plainScalar, plainTag, unconstructibleTag, unescapeDoubleQuoted } from "./yaml-scalars.js";
 
 class NotSimple extends Error {}
 const NOT_SIMPLE = new NotSimple();
@@ -209,6 +209,7 @@ class SimpleYaml {
         this.i = j + 1;
       }
     }
+    if (unconstructibleTag(text)) giveUp();
     return plainScalar(text, ln, col + 1);
   }
 
@@ -248,8 +249,9 @@ class SimpleYaml {
     }
     this.i = j;
     const content = body.slice(0, last - first + 1);
-    // Like the `yaml` package, count a break after every line, even an unterminated last one.
-    const breaks = chomp === "+" ? 1 + body.length - content.length : chomp === "" ? 1 : 0;
+    // Like PyYAML, no break after a last line that the file ends without one.
+    const finalBreak = last < this.n - 1 || this.endsWithBreak ? 1 : 0;
+    const breaks = chomp === "+" ? finalBreak + body.length - content.length : chomp === "" ? finalBreak : 0;
     // Joined with its final breaks in one go: a flat string, not a concatenation to keep.
     const text = folded ? fold(content) + "\n".repeat(breaks) : content.concat(Array(breaks).fill("")).join("\n");
     return scalar("str", text, ln, col + 1);
@@ -277,6 +279,7 @@ class SimpleYaml {
           ) {
             giveUp();
           }
+          if (unconstructibleTag(text)) giveUp();
           node.items.push(plainScalar(text, ln, start + 1));
         }
         if (line[i] === "]") break;

@@ -2,11 +2,13 @@
 // so that every node keeps its line and column. Loaded only when needed (yaml-source.ts).
 import {
   Alias,
+  CST,
   isAlias,
   isMap,
   isPair,
   isScalar,
   isSeq,
+  Lexer,
   LineCounter,
   parseDocument,
   type Document,
@@ -17,7 +19,7 @@ import {
 } from "yaml";
 import { entryOf, scalar, type Pos, type SMap, type SNode } from "./node.js";
 import type { FileReport } from "./report.js";
-import { plainScalar, tagName, YAML_OPTIONS } from "./yaml-scalars.js";
+import { plainScalar, tagName, unconstructibleTag, YAML_OPTIONS } from "./yaml-scalars.js";
 
 /**
  * Alias uses allowed in one file, weighted by how many aliases each aliased node holds itself
@@ -26,9 +28,26 @@ import { plainScalar, tagName, YAML_OPTIONS } from "./yaml-scalars.js";
  */
 export const MAX_YAML_ALIASES = 10_000;
 
+/**
+ * Bytes of content that aliases may add to one file, beyond the file's own length: the alias
+ * count alone lets one 1 MB string aliased 9,000 times through (9 GB once an answer serialises
+ * it). With this, what a YAML file loads is at most its own size twice plus 1 MiB, whatever its
+ * aliases; real files, which alias a few small blocks, stay far below.
+ */
+export const MAX_YAML_ALIAS_BYTES = 1024 * 1024;
+
 class AliasBomb extends Error {}
 /** An alias the `yaml` package could not resolve (no such anchor, a merge of a non-map). */
 class BadAlias extends Error {}
+/** A refusal at a known place of the document. */
+class LocatedError extends Error {
+  constructor(
+    readonly at: Pos,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 function yamlMessage(message: string): string {
   const first = message.split("\n")[0];
@@ -71,9 +90,18 @@ export function readYamlFully(text: string, report: FileReport): SNode | null | 
     report.error(pos(w.pos[0]), `YAML: ${yamlMessage(w.message)} (speky refuses unknown tags)`);
   }
   if (unknownTags.length > 0) return undefined;
+  const tab = misplacedTab(text);
+  if (tab !== undefined) {
+    report.error(
+      pos(tab),
+      "YAML syntax error: a tab character cannot start a token (PyYAML, which speky reads YAML with, " +
+        "refuses tabs outside quoted strings, block scalars and comments: use spaces)",
+    );
+    return undefined;
+  }
   for (const w of doc.warnings) report.warning(pos(w.pos[0]), `YAML: ${yamlMessage(w.message)}`);
   try {
-    const root = new AstConverter(doc, pos, report).convert(doc.contents);
+    const root = new AstConverter(doc, text, pos, report).convert(doc.contents);
     // A document holding only `~` is as empty as PyYAML sees it.
     return root?.type === "scalar" && root.tag === "null" ? null : root;
   } catch (e) {
@@ -85,6 +113,10 @@ export function readYamlFully(text: string, report: FileReport): SNode | null | 
       report.error(null, `YAML: ${yamlMessage(e.message)}`);
       return undefined;
     }
+    if (e instanceof LocatedError) {
+      report.error(e.at, e.message);
+      return undefined;
+    }
     if (!(e instanceof AliasBomb)) throw e;
     report.error(
       null,
@@ -94,16 +126,77 @@ export function readYamlFully(text: string, report: FileReport): SNode | null | 
   }
 }
 
+// speky:speky-ts#SPEC-YAML-PYYAML
+/**
+ * Offset of the first tab PyYAML's scanner would refuse: its scanner skips only spaces between
+ * tokens and ends plain scalars at a tab, so a tab is allowed only inside quoted scalars, block
+ * scalar content and comments (`a:\tb` and `a: b\tc` both fail there). Read off the `yaml`
+ * package's lexer tokens; undefined when there is none.
+ */
+function misplacedTab(text: string): number | undefined {
+  if (!text.includes("\t")) return undefined;
+  let offset = 0;
+  let afterBlockHeader = false;
+  let inBlockBody = false;
+  for (const token of new Lexer().lex(text)) {
+    const type = CST.tokenType(token);
+    if (type === "scalar") {
+      // The scalar marker: its source follows as the next token.
+      inBlockBody = afterBlockHeader;
+      afterBlockHeader = false;
+      continue;
+    }
+    if (type === "doc-mode" || type === "flow-error-end") continue;
+    if (type === "block-scalar-header") afterBlockHeader = true;
+    else if (type !== "space" && type !== "newline" && type !== "comment") afterBlockHeader = false;
+    const tab = token.indexOf("\t");
+    if (tab >= 0) {
+      if (inBlockBody) {
+        // Tabs are content past the block's indentation, never part of it.
+        const bad = blockIndentTab(token);
+        if (bad !== undefined) return offset + bad;
+      } else if (type !== "comment" && type !== "single-quoted-scalar" && type !== "double-quoted-scalar") {
+        return offset + tab;
+      }
+    }
+    inBlockBody = false;
+    offset += token.length;
+  }
+  return undefined;
+}
+
+/** In a block scalar's body, a tab among the leading spaces of a line shorter than the indentation. */
+function blockIndentTab(body: string): number | undefined {
+  let indent = -1;
+  let start = 0;
+  for (const line of body.split("\n")) {
+    const spaces = line.length - line.replace(/^ +/, "").length;
+    if (indent < 0 && spaces < line.length && line[spaces] !== "\t") indent = spaces;
+    if (line[spaces] === "\t" && (indent < 0 || spaces < indent)) return start + spaces;
+    start += line.length + 1;
+  }
+  return undefined;
+}
+
 class AstConverter {
   /** Converted anchored nodes, shared by their aliases rather than copied. */
   private readonly anchors = new Map<string, SNode>();
+  /** Anchors whose node is being converted: an alias to one of them is recursive. */
+  private readonly open = new Set<string>();
   private aliasesChecked = false;
+  /** Bytes the aliases met so far stand for (see MAX_YAML_ALIAS_BYTES). */
+  private aliasBytes = 0;
+  private readonly aliasBudget: number;
+  private readonly sizes = new WeakMap<SNode, number>();
 
   constructor(
     private readonly doc: Document.Parsed,
+    private readonly text: string,
     private readonly pos: (offset: number) => Pos,
     private readonly report: FileReport,
-  ) {}
+  ) {
+    this.aliasBudget = MAX_YAML_ALIAS_BYTES + text.length;
+  }
 
   convert(node: unknown): SNode | null {
     if (node === null || node === undefined) return null;
@@ -115,11 +208,15 @@ class AstConverter {
     if (isAlias(node)) return this.alias(node);
     const at = this.pos(node.range?.[0] ?? 0);
     let result: SNode;
+    if (node.anchor) this.open.add(node.anchor);
     if (isMap(node)) result = this.map(node.items, at);
     else if (isSeq(node)) {
       result = { type: "seq", items: node.items.map((i) => this.item(i, at)), ...at };
     } else result = this.scalar(node as Scalar, at);
-    if (node.anchor) this.anchors.set(node.anchor, result);
+    if (node.anchor) {
+      this.open.delete(node.anchor);
+      this.anchors.set(node.anchor, result);
+    }
     return result;
   }
 
@@ -129,8 +226,18 @@ class AstConverter {
   }
 
   // speky:speky-ts#SPEC-SAFETY
-  /** The node an alias names, shared, once the document passed the alias-bomb check. */
+  // speky:speky-ts#SEC-YAML-AMPLIFY
+  /** The node an alias names, shared, once the document passed the alias-bomb checks. */
   private alias(node: Alias): SNode {
+    const at = this.pos(node.range?.[0] ?? 0);
+    // speky:speky-ts#SEC-YAML-RECURSIVE
+    if (this.open.has(node.source)) {
+      throw new LocatedError(
+        at,
+        `YAML: the alias '*${node.source}' is inside the node anchored '&${node.source}' it names ` +
+          "(a recursive value, which a specification cannot hold)",
+      );
+    }
     if (!this.aliasesChecked) {
       this.aliasesChecked = true;
       try {
@@ -142,7 +249,27 @@ class AstConverter {
       }
     }
     // The document has no errors, so the anchor exists and precedes the alias.
-    return this.anchors.get(node.source)!;
+    const target = this.anchors.get(node.source)!;
+    this.aliasBytes += this.size(target);
+    if (this.aliasBytes > this.aliasBudget) {
+      throw new LocatedError(
+        at,
+        `YAML aliases expand this file by more than ${this.aliasBudget} bytes (its own size plus ` +
+          `${MAX_YAML_ALIAS_BYTES}): refusing what looks like an alias bomb`,
+      );
+    }
+    return target;
+  }
+
+  /** Bytes a node stands for once expanded (text of its scalars and keys, one per node more). */
+  private size(node: SNode): number {
+    let n = this.sizes.get(node);
+    if (n !== undefined) return n;
+    if (node.type === "scalar") n = 1 + (typeof node.value === "string" ? node.value.length : 8);
+    else if (node.type === "seq") n = node.items.reduce((sum, item) => sum + this.size(item), 1);
+    else n = node.entries.reduce((sum, e) => sum + e.key.length + this.size(e.value), 1);
+    this.sizes.set(node, n);
+    return n;
   }
 
   private map(pairs: unknown[], at: Pos): SMap {
@@ -183,10 +310,28 @@ class AstConverter {
 
   private scalar(node: Scalar, at: Pos): SNode {
     if (node.type === "PLAIN" && !node.tag) {
+      const unconstructible = unconstructibleTag(String(node.source));
+      if (unconstructible) {
+        throw new LocatedError(at, `YAML: could not determine a constructor for the tag '${unconstructible}' (quote it)`);
+      }
       // Typed by PyYAML's rules, not the `yaml` package's (see yaml-scalars.ts).
       return plainScalar(String(node.source), at.line, at.column);
     }
-    return scalar(tagName(node.tag), node.value, at.line, at.column);
+    let value = node.value;
+    if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && typeof value === "string") {
+      value = this.withoutInventedBreak(node, value);
+    }
+    return scalar(tagName(node.tag), value, at.line, at.column);
+  }
+
+  /**
+   * The `yaml` package ends a block scalar whose last line ends the file without a line break
+   * with a break anyway; PyYAML (and speky) do not.
+   */
+  private withoutInventedBreak(node: Scalar, value: string): string {
+    const end = node.range?.[1];
+    if (end !== this.text.length || !value.endsWith("\n")) return value;
+    return /\n[ ]*$/.test(this.text.slice(node.range![0], end)) ? value : value.slice(0, -1);
   }
 }
 

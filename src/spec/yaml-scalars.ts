@@ -37,6 +37,14 @@ const NULL = /^(?:~|null|Null|NULL|)$/;
 const TIMESTAMP =
   /^(?:([0-9]{4})-([0-9]{2})-([0-9]{2})|([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9]{1,2})(?::([0-9]{2}))?))?)$/;
 
+/**
+ * PyYAML resolves a plain `=` to its `value` tag and a plain `<<` (outside a key) to `merge`,
+ * which safe_load cannot construct: the document fails to load. The tag it names, or undefined.
+ */
+export function unconstructibleTag(text: string): string | undefined {
+  return text === "=" ? "tag:yaml.org,2002:value" : text === "<<" ? "tag:yaml.org,2002:merge" : undefined;
+}
+
 /** An unquoted scalar typed as PyYAML's safe_load types it; raw is kept unless it is text. */
 export function plainScalar(text: string, line: number, column: number): SScalar {
   const tag = plainTag(text);
