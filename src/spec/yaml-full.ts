@@ -17,7 +17,7 @@ import {
   type Scalar,
   type YAMLError,
 } from "yaml";
-import { entryOf, scalar, type Pos, type SMap, type SNode } from "./node.js";
+import { scalar, type Pos, type SEntry, type SMap, type SNode } from "./node.js";
 import type { FileReport } from "./report.js";
 import { plainScalar, tagName, unconstructibleTag, YAML_OPTIONS } from "./yaml-scalars.js";
 
@@ -165,14 +165,18 @@ function misplacedTab(text: string): number | undefined {
   return undefined;
 }
 
-/** In a block scalar's body, a tab among the leading spaces of a line shorter than the indentation. */
+/**
+ * In a block scalar's body, a tab right after the leading spaces of a line indented less than
+ * the block (whose indentation the first line with content sets: a tab there is content).
+ */
 function blockIndentTab(body: string): number | undefined {
   let indent = -1;
   let start = 0;
   for (const line of body.split("\n")) {
     const spaces = line.length - line.replace(/^ +/, "").length;
-    if (indent < 0 && spaces < line.length && line[spaces] !== "\t") indent = spaces;
-    if (line[spaces] === "\t" && (indent < 0 || spaces < indent)) return start + spaces;
+    const content = spaces < line.length && line[spaces] !== "\r";
+    if (indent >= 0 && line[spaces] === "\t" && spaces < indent) return start + spaces;
+    if (indent < 0 && content) indent = spaces;
     start += line.length + 1;
   }
   return undefined;
@@ -273,8 +277,9 @@ class AstConverter {
   }
 
   private map(pairs: unknown[], at: Pos): SMap {
-    const result: SMap = { type: "map", entries: [], ...at };
-    const merged: SMap[] = [];
+    const own: SEntry[] = [];
+    const ownIndex = new Map<string, number>();
+    const merged: SEntry[] = [];
     for (const pair of pairs) {
       if (!isPair(pair)) continue;
       const keyNode = pair.key as YamlNode | null;
@@ -283,29 +288,46 @@ class AstConverter {
         merged.push(...this.mergeSources(pair.value, keyAt));
         continue;
       }
-      const key = keyString(keyNode === null ? null : this.node(keyNode));
+      // A plain `=` key is the text "=" to PyYAML (only as a value is it refused).
+      const equals = isScalar(keyNode) && keyNode.type === "PLAIN" && !keyNode.tag && keyNode.source === "=";
+      const key = equals ? "=" : keyString(keyNode === null ? null : this.node(keyNode));
       const entry = { key, value: this.item(pair.value, keyAt), ...keyAt };
       // PyYAML keeps the first key's place and the last key's value.
-      const first = result.entries.findIndex((e) => e.key === key);
-      if (first < 0) result.entries.push(entry);
+      const first = ownIndex.get(key);
+      if (first === undefined) ownIndex.set(key, own.push(entry) - 1);
       else {
         this.report.warning(keyAt, `duplicate key '${key}' (the last one wins)`);
-        result.entries[first] = entry;
+        own[first] = entry;
       }
     }
-    // `<<` merges: keys written in the map win, then earlier sources over later ones.
-    for (const source of merged) {
-      for (const entry of source.entries) {
-        if (!entryOf(result, entry.key)) result.entries.push(entry);
-      }
+    if (merged.length === 0) return { type: "map", entries: own, ...at };
+    // `<<` merges as PyYAML's flatten_mapping: the merged pairs go first (the last source's
+    // first), the map's own after them; a later pair wins, in the place of the first.
+    const entries: SEntry[] = [];
+    const index = new Map<string, number>();
+    for (const entry of [...merged, ...own]) {
+      const first = index.get(entry.key);
+      if (first === undefined) index.set(entry.key, entries.push(entry) - 1);
+      else entries[first] = { ...entries[first], value: entry.value };
     }
-    return result;
+    return { type: "map", entries, ...at };
   }
 
-  private mergeSources(value: unknown, at: Pos): SMap[] {
+  /** The pairs a `<<` brings, in PyYAML's order; anything but maps is refused as PyYAML does. */
+  private mergeSources(value: unknown, at: Pos): SEntry[] {
     const node = this.item(value, at);
-    const sources = node.type === "seq" ? node.items : [node];
-    return sources.filter((s): s is SMap => s.type === "map");
+    const sources = node.type === "seq" ? [...node.items].reverse() : [node];
+    const entries: SEntry[] = [];
+    for (const source of sources) {
+      if (source.type !== "map") {
+        throw new LocatedError(
+          { line: source.line, column: source.column },
+          "YAML: a merge key (<<) takes a mapping or a list of mappings",
+        );
+      }
+      entries.push(...source.entries);
+    }
+    return entries;
   }
 
   private scalar(node: Scalar, at: Pos): SNode {
@@ -331,7 +353,13 @@ class AstConverter {
   private withoutInventedBreak(node: Scalar, value: string): string {
     const end = node.range?.[1];
     if (end !== this.text.length || !value.endsWith("\n")) return value;
-    return /\n[ ]*$/.test(this.text.slice(node.range![0], end)) ? value : value.slice(0, -1);
+    const lines = this.text.slice(node.range![0], end).split("\n");
+    const last = lines[lines.length - 1];
+    if (lines.length === 1 || /[^ ]/.test(last)) return value.slice(0, -1);
+    // A last line of spaces only is content when it goes past the block's indentation.
+    const first = lines.slice(1).find((l) => /[^ \r]/.test(l));
+    const indent = first === undefined ? Infinity : first.length - first.trimStart().length;
+    return last.length > indent ? value.slice(0, -1) : value;
   }
 }
 
