@@ -177,14 +177,18 @@ describe("find_code_references", () => {
   });
 
   // speky:speky-ts#TMCP-FIND-CODE-REFERENCES
-  it("with a line, gives the tagged definition nearest at or above it", async () => {
-    expect(await find({ file: "src/auth.py", line: 3 })).toEqual({ references: [] });
-    // The tag's own line, the definition's line and a line of its body.
-    for (const line of [4, 5, 7]) expect(await find({ file: "src/auth.py", line })).toEqual({ references: [LOGIN] });
-    expect(await find({ file: "src/auth.py", line: 15 })).toEqual({ references: [LOGOUT] });
+  it("with a line, gives the tags of the definitions holding it (more in test/mcp-spans.test.ts)", async () => {
+    // A tag's own line is above its definition's span: outside every definition here.
+    for (const line of [3, 4]) expect(await find({ file: "src/auth.py", line })).toEqual({ references: [] });
+    // The definition's line and a line of its body.
+    for (const line of [5, 7]) expect(await find({ file: "src/auth.py", line })).toEqual({ references: [LOGIN] });
+    // Inside the untagged class Session, not in its tagged method.
+    expect(await find({ file: "src/auth.py", line: 15 })).toEqual({ references: [] });
+    expect(await find({ file: "src/auth.py", line: 17 })).toEqual({ references: [LOGOUT] });
     // A free tag inside a body.
     expect(await find({ file: "src/auth.py", line: 22 })).toEqual({ references: [TIMEOUT] });
-    expect(await find({ file: "src/auth.py", line: 999 })).toEqual({ references: [TYPO] });
+    expect(await find({ file: "src/auth.py", line: 27 })).toEqual({ references: [TYPO] });
+    expect(await find({ file: "src/auth.py", line: 999 })).toEqual({ references: [] });
   });
 
   // speky:speky-ts#TMCP-FIND-CODE-REFERENCES

@@ -221,18 +221,21 @@ describe("test_plan_coverage", () => {
     });
   });
 
-  it("reports an explicitly asked category across every project", async () => {
+  // speky:speky-ts#TNAV-COVERAGE-SCOPE
+  it("selects an asked category within each manifest's coverage_categories", async () => {
+    // The sub-project lists only non-functional: its functional SUB-FN is never counted.
     expect(await ok(session.client, "test_plan_coverage", { category: "functional" })).toEqual({
-      no_test_plan: [S["REQ-LONELY"], S["SUB-FN"]],
+      no_test_plan: [S["REQ-LONELY"]],
       manual_test_plan: [S["REQ-TAGGED"]],
       partially_manual_test_plan: [S["REQ-ALL"]],
       automated_test_plan: [S["REQ-BASE"]],
     });
+    // The top project lists only functional: its non-functional NF-SPEED is never counted.
     expect(await ok(session.client, "test_plan_coverage", { category: "non-functional" })).toEqual({
       no_test_plan: [],
       manual_test_plan: [],
       partially_manual_test_plan: [],
-      automated_test_plan: [S["NF-SPEED"], S["SUB-NF"]],
+      automated_test_plan: [S["SUB-NF"]],
     });
   });
 
@@ -317,6 +320,11 @@ describe("without a manifest", () => {
         partially_manual_test_plan: [],
         automated_test_plan: [],
       });
+      // speky:speky-ts#TNAV-COVERAGE-SCOPE
+      // No manifest declares coverage_categories: an asked category counts every requirement of it.
+      expect(await ok(loose.client, "test_plan_coverage", { category: "functional" })).toEqual(
+        await ok(loose.client, "test_plan_coverage"),
+      );
       expect(await ok(loose.client, "get_requirement", { id: "LOOSE-2" })).toEqual({
         id: "LOOSE-2",
         category: "functional",

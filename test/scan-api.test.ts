@@ -41,7 +41,10 @@ describe("scan", () => {
   it("scans a file matched by several targets once, attributing each tag to its project's target", async () => {
     const result = await scan([alpha, beta]);
     expect(result.stats).toMatchObject({ files: 1, files_with_tags: 1, tags: 3 });
-    expect(result.references).toEqual([
+    // The file's definition spans ride along on its references, for find_code_references.
+    const outline = { lines: 6, spans: [[2, 3]] };
+    expect(result.references.map((r) => r.outline)).toEqual([outline, outline]);
+    expect(result.references.map(({ outline: _, ...r }) => r)).toEqual([
       {
         project: "beta",
         id: "B1",
@@ -61,6 +64,8 @@ describe("scan", () => {
         file: "src/shared.py",
         line: 2,
         column: 5,
+        start_line: 2,
+        end_line: 3,
         tag_line: 1,
         tag_column: 3,
         symbol: "f",

@@ -9,11 +9,11 @@ const withoutMs = (json: string) => json.replace(/"ms": \d+/, '"ms": 0');
 
 const REFERENCES = [
   {
-    project: "orb", id: "ORB-03", file: "src/bad.py", line: 6, column: 5, tag_line: 5, tag_column: 3,
+    project: "orb", id: "ORB-03", file: "src/bad.py", line: 6, column: 5, end_line: 8, tag_line: 5, tag_column: 3,
     symbol: "draw_orbit", kind: "function", is_test: false, language: "python",
   },
   {
-    project: "orb", id: "ORB-001", file: "src/good.py", line: 2, column: 5, tag_line: 1, tag_column: 3,
+    project: "orb", id: "ORB-001", file: "src/good.py", line: 2, column: 5, end_line: 3, tag_line: 1, tag_column: 3,
     symbol: "compute_orbit", kind: "function", is_test: false, language: "python",
   },
 ];

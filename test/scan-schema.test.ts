@@ -28,6 +28,19 @@ describe("scan output schema", () => {
     expect(validate(output), JSON.stringify(validate.errors)).toBe(true);
   });
 
+  // speky:speky-ts#TNAV-SPANS
+  it("gives every symbol reference an end_line, and still accepts version 1 documents without it", async () => {
+    const result = await scan([{ project: "fx", root: SCAN_FIXTURES, patterns: ["**/*.*"] }]);
+    const output = JSON.parse(JSON.stringify(scanOutput(result)));
+    const withSymbol = output.references.filter((r: { symbol: string | null }) => r.symbol !== null);
+    expect(withSymbol.length).toBeGreaterThan(100);
+    for (const r of withSymbol) expect(r.end_line, `${r.file}:${r.line}`).toBeGreaterThanOrEqual(r.line);
+    expect(output.references.filter((r: { symbol: string | null; end_line?: number }) => r.symbol === null && r.end_line)).toEqual([]);
+    const older = { ...output, references: output.references.map(({ end_line: _, ...r }: { end_line?: number }) => r) };
+    expect(validate(older), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...output, references: [{ ...output.references[0], end_line: 0 }] })).toBe(false);
+  });
+
   it("rejects a reference without its symbol field", () => {
     const bad = {
       version: 1,

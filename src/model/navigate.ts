@@ -1,6 +1,7 @@
 // From code to spec: which requirement or test does the code at this place carry a tag of?
 // Answers from the model only; the path a client sends is never opened.
 import path from "node:path";
+import type { Span } from "../scan/spans.js";
 import type { CodeReference } from "../scan/types.js";
 import type { Model } from "./model.js";
 
@@ -55,23 +56,60 @@ function describe(model: Model, ref: CodeReference): TagAtPlace {
   };
 }
 
-/** Where the tagged thing starts: its first tag, or its definition if written above the tag. */
-const startOf = (r: CodeReference) => Math.min(r.line, r.tag_line);
+const contains = (span: Span, line: number) => span[0] <= line && line <= span[1];
 
+/** The innermost span holding `line` (the later-starting, then shorter one); null outside all. */
+function innermost(spans: readonly Span[], line: number): Span | null {
+  let found: Span | null = null;
+  for (const span of spans) {
+    if (span[0] > line) break;
+    if (contains(span, line) && (!found || span[0] > found[0] || span[1] <= found[1])) found = span;
+  }
+  return found;
+}
+
+const sameSpan = (a: Span | null, b: Span | null) => a === b || (a !== null && b !== null && a[0] === b[0] && a[1] === b[1]);
+
+function spanOf(r: CodeReference): Span | null {
+  return r.start_line !== undefined && r.end_line !== undefined ? [r.start_line, r.end_line] : null;
+}
+
+// speky:speky-ts#NAV-FIND-BY-SPAN
 /**
- * The code references of `file` (every one, in line order), or with `line` the ones of the
- * tagged definition nearest at or above that line (all its tags), or the free tag there.
+ * The tags of `line`: those of every tagged definition whose span holds it, innermost first,
+ * then the free tags written in the innermost definition holding it (tagged or not), or,
+ * when no definition holds it, the free tags written outside every definition. A file scanned
+ * without spans (not parsed) has no definitions: its free tags are outside every one.
  */
+function tagsAtLine(inFile: readonly CodeReference[], line: number): CodeReference[] {
+  const outline = inFile.find((r) => r.outline)?.outline;
+  if (outline && line > outline.lines) return [];
+  const tagged = inFile
+    .map((r) => ({ r, span: spanOf(r) }))
+    .filter((x): x is { r: CodeReference; span: Span } => x.r.symbol !== null && x.span !== null && contains(x.span, line))
+    .sort((a, b) => b.span[0] - a.span[0] || a.span[1] - b.span[1] || a.r.line - b.r.line);
+  const spans = outline?.spans ?? [];
+  const here = innermost(spans, line);
+  const free = inFile.filter((r) => r.symbol === null && sameSpan(innermost(spans, r.tag_line), here));
+  return [...tagged.map((x) => x.r), ...free];
+}
+
 // speky:speky-ts#MCP-FIND-CODE-REFERENCES
+/** The code references of `file` (every one, in line order), or with `line` those of that line (tagsAtLine). */
 export function findCodeReferences(model: Model, file: string, line?: number, cwd = process.cwd()): TagAtPlace[] {
   const wanted = candidatePaths(model, file, cwd);
   const roots = rootsByProject(model);
   const allRoots = model.manifests.map((m) => m.root);
-  const inFile = model.codeReferences.filter((r) =>
-    (roots.get(r.project.toLowerCase()) ?? allRoots).some((root) => wanted.has(path.resolve(root, r.file))),
-  );
-  if (line === undefined) return inFile.map((r) => describe(model, r));
-  let nearest = -1;
-  for (const r of inFile) if (startOf(r) <= line && r.line > nearest) nearest = r.line;
-  return inFile.filter((r) => r.line === nearest).map((r) => describe(model, r));
+  // By the file each reference is in: two roots may each hold a file of that relative path.
+  const byFile = new Map<string, CodeReference[]>();
+  for (const r of model.codeReferences) {
+    const abs = (roots.get(r.project.toLowerCase()) ?? allRoots).map((root) => path.resolve(root, r.file)).find((p) => wanted.has(p));
+    if (abs === undefined) continue;
+    const list = byFile.get(abs);
+    if (list) list.push(r);
+    else byFile.set(abs, [r]);
+  }
+  const inFiles = [...byFile.values()];
+  const chosen = line === undefined ? inFiles.flat() : inFiles.flatMap((refs) => tagsAtLine(refs, line));
+  return chosen.map((r) => describe(model, r));
 }

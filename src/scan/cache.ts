@@ -20,7 +20,7 @@ import type { DirStamp, WalkCache } from "./walk.js";
 import type { CacheEntry, FileStamp } from "./worker-task.js";
 
 const FORMAT = "speky-ts-scan-cache";
-const FORMAT_VERSION = 2;
+const FORMAT_VERSION = 3;
 /**
  * A file whose mtime or ctime is this close to (or after) the moment the scan that cached it
  * started may have changed again within the same timestamp tick: its content is checked.

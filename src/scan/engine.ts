@@ -7,6 +7,7 @@ import { isTest } from "./is-test.js";
 import { languageRow } from "./languages.js";
 import { anchorNode, resolveComment, resolveDocstring, type ResolveContext } from "./resolve.js";
 import { loadLanguage, type LoadedLanguage } from "./runtime.js";
+import { definitionSpan, fileOutline, type FileOutline, type Span } from "./spans.js";
 import { enclosingScopes, qualifiedName } from "./symbol.js";
 import { markerIndexes, tagAt, TextPositions, type Position, type TagText } from "./text.js";
 
@@ -25,6 +26,8 @@ export interface RawTag {
   reference: boolean;
   /** Why the tag (reference or not) deserves a warning; null when it doesn't. */
   warning: string | null;
+  /** A symbol reference's definition: first decorator, attribute or name line to last line. */
+  span?: Span;
 }
 
 /** A problem that doesn't depend on a tag's project (a malformed tag). */
@@ -39,6 +42,8 @@ export interface TextScan {
   language: string;
   tags: RawTag[];
   diagnostics: RawDiagnostic[];
+  /** Definition spans for find_code_references; absent when the file wasn't parsed. */
+  outline?: FileOutline;
 }
 
 export const MESSAGES = {
@@ -77,11 +82,13 @@ function place(node: Node, lang: LoadedLanguage, index: DefinitionIndex): Place 
 }
 
 /** What a symbol reference says of its definition, whichever of its tags asks. */
-type SymbolPart = Pick<RawTag, "line" | "column" | "symbol" | "kind" | "is_test">;
+type SymbolPart = Pick<RawTag, "line" | "column" | "symbol" | "kind" | "is_test"> & { span: Span };
 
 interface ScanContext extends ResolveContext {
   /** By definition node: many tags above one definition resolve it once. */
   symbols: Map<number, SymbolPart | null>;
+  /** Definitions some tag resolved to, by node id. */
+  tagged: Map<number, Definition>;
 }
 
 /** A name the parser invented to recover from a syntax error (a MISSING node) names nothing. */
@@ -99,6 +106,7 @@ function symbolPart(definition: Definition, ctx: ScanContext, file: string): Sym
           symbol: qualifiedName(definition, scopes, ctx.lang),
           kind: definition.kind,
           is_test: isTest(definition, scopes, ctx.index, ctx.lang, file),
+          span: definitionSpan(definition, ctx.index, ctx.lang),
         };
     ctx.symbols.set(definition.node.id, part);
   }
@@ -108,8 +116,9 @@ function symbolPart(definition: Definition, ctx: ScanContext, file: string): Sym
 function symbolTag(tag: TagText, written: Position, definition: Definition, ctx: ScanContext, file: string): RawTag | null {
   const part = symbolPart(definition, ctx, file);
   if (!part) return null;
-  const { line, column, symbol, kind, is_test } = part;
-  return { line, column, tag_line: written.line, tag_column: written.column, ...tag, symbol, kind, is_test, reference: true, warning: null };
+  const { line, column, symbol, kind, is_test, span } = part;
+  ctx.tagged.set(definition.node.id, definition);
+  return { line, column, tag_line: written.line, tag_column: written.column, ...tag, symbol, kind, is_test, reference: true, warning: null, span };
 }
 
 /** A tag located where it is written, documenting no definition. */
@@ -152,15 +161,22 @@ export function scanTextWith(lang: LoadedLanguage, file: string, text: string, t
   if (markers.length === 0) return result;
   const positions = new TextPositions(text);
   const index = indexDefinitions(lang, tree.rootNode);
-  const ctx: ScanContext = { lang, index, text, positions, walks: new Map(), symbols: new Map() };
+  const ctx: ScanContext = { lang, index, text, positions, walks: new Map(), symbols: new Map(), tagged: new Map() };
+  const freeTagNodes: Node[] = [];
   for (const at of markers) {
-    const where = place(index.nav.descendantAt(at), lang, index);
+    const node = index.nav.descendantAt(at);
+    const where = place(node, lang, index);
     const tag = tagAt(text, at);
     const written = positions.at(at);
-    if (tag) result.tags.push(classify(tag, written, where, ctx, file));
+    if (tag) {
+      const raw = classify(tag, written, where, ctx, file);
+      if (raw.reference && raw.symbol === null) freeTagNodes.push(where.holder ?? node);
+      result.tags.push(raw);
+    }
     // A malformed tag in a comment is a typo worth a warning; elsewhere, prose or code about tags.
     else if (where.holder) result.diagnostics.push({ ...written, message: MESSAGES.malformed });
   }
+  result.outline = fileOutline(text, ctx.tagged.values(), freeTagNodes, index, lang);
   return result;
 }
 

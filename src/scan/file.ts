@@ -2,6 +2,8 @@
 // pool or a cache can wrap it.
 import { languageForPath, languageForShebang } from "./languages.js";
 import { freeTag, MESSAGES, scanText, type RawDiagnostic, type RawTag } from "./engine.js";
+import { capWarnings, WarningCap } from "./cap.js";
+import type { FileOutline } from "./spans.js";
 import { MARKER, markerIndexes, tagAt, TextPositions } from "./text.js";
 
 export interface FileResult {
@@ -9,6 +11,8 @@ export interface FileResult {
   language: string | null;
   tags: RawTag[];
   diagnostics: RawDiagnostic[];
+  /** Definition spans around the tags (spans.ts); absent when the file wasn't parsed. */
+  outline?: FileOutline;
 }
 
 const MARKER_BYTES = Buffer.from(MARKER);
@@ -44,19 +48,24 @@ function decode(buffer: Buffer): string | null {
   return text.includes("\r") ? text.replace(/\r(?!\n)/g, "\n") : text;
 }
 
-/** Tag-shaped text found without a grammar: each one is reported, never silently dropped. */
+/**
+ * Tag-shaped text found without a grammar: each one is reported or counted, never silently
+ * dropped; capped while found, so a million of them never become a million objects.
+ */
 function unscanned(text: string, warning: string, atFileLevel: boolean): RawTag[] {
   const positions = atFileLevel ? null : new TextPositions(text);
+  const cap = new WarningCap();
   const tags: RawTag[] = [];
   for (const at of markerIndexes(text)) {
     const tag = tagAt(text, at);
     if (!tag) continue;
-    tags.push(freeTag(tag, positions ? positions.at(at) : { line: 0, column: 0 }, false, warning));
+    const kept = cap.admit(freeTag(tag, positions ? positions.at(at) : { line: 0, column: 0 }, false, warning));
+    if (kept) tags.push(kept);
   }
-  return tags;
+  return [...tags, ...cap.summaryTags()];
 }
 
-export async function scanFileBuffer(absPath: string, buffer: Buffer): Promise<FileResult> {
+async function scanBuffer(absPath: string, buffer: Buffer): Promise<FileResult> {
   if (!buffer.includes(MARKER_BYTES)) return { language: languageForPath(absPath), tags: [], diagnostics: [] };
   const text = decode(buffer);
   if (text === null) {
@@ -67,4 +76,8 @@ export async function scanFileBuffer(absPath: string, buffer: Buffer): Promise<F
   if (!language) return { language: null, tags: unscanned(text, MESSAGES.noGrammar, false), diagnostics: [] };
   if (buffer.length > MAX_PARSE_BYTES) return { language, tags: unscanned(text, tooLargeMessage(buffer.length), false), diagnostics: [] };
   return scanText(absPath, language, text);
+}
+
+export async function scanFileBuffer(absPath: string, buffer: Buffer): Promise<FileResult> {
+  return capWarnings(await scanBuffer(absPath, buffer));
 }

@@ -19,6 +19,7 @@ export function scanOutput(result: ScanResult): ScanOutput {
       file: r.file,
       line: r.line,
       column: r.column,
+      ...(r.end_line === undefined ? {} : { end_line: r.end_line }),
       tag_line: r.tag_line,
       tag_column: r.tag_column,
       symbol: r.symbol,

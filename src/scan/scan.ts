@@ -10,6 +10,7 @@ import { ScanCache, type Previous } from "./cache.js";
 import type { RawTag } from "./engine.js";
 import type { FileResult } from "./file.js";
 import { runTasks } from "./pool.js";
+import type { FileOutline } from "./spans.js";
 import { Progress } from "./progress.js";
 import { Turns } from "./turns.js";
 import type { CodeReference, ScanResult, ScanTarget } from "./types.js";
@@ -199,11 +200,11 @@ class Collector {
     for (const d of result.diagnostics) this.warn(displayPath(fallback, job.absPath), d.line, d.column, d.message);
     for (const tag of result.tags) {
       if (!this.known.has(tag.project.toLowerCase())) continue;
-      this.addTag(job, tag, result.language ?? "");
+      this.addTag(job, tag, result.language ?? "", result.outline);
     }
   }
 
-  private addTag(job: FileJob, tag: RawTag, language: string): void {
+  private addTag(job: FileJob, tag: RawTag, language: string, outline: FileOutline | undefined): void {
     const owner = this.byProject.get(tag.project.toLowerCase());
     const target = owner ?? job.targets[0];
     const file = displayPath(target, job.absPath);
@@ -224,6 +225,8 @@ class Collector {
     };
     const link = url(target, job.absPath, tag.line);
     if (link) reference.url = link;
+    if (tag.span) [reference.start_line, reference.end_line] = tag.span;
+    if (outline) reference.outline = outline;
     this.references.push(reference);
   }
 

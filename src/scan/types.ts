@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../diagnostics.js";
 import type { SourceLinks } from "../spec/types.js";
+import type { FileOutline } from "./spans.js";
 
 export interface CodeReference {
   /** Project name as the manifest declares it. */
@@ -11,6 +12,12 @@ export interface CodeReference {
   line: number;
   /** 1-based, in Unicode code points, of the same place as `line`. */
   column: number;
+  /**
+   * A symbol reference's definition span: its first decorator, attribute or name line
+   * (start_line, not printed by `speky scan`) to its last line (end_line).
+   */
+  start_line?: number;
+  end_line?: number;
   /** Where the tag itself is written (differs from line/column for a symbol reference). */
   tag_line: number;
   tag_column: number;
@@ -22,6 +29,11 @@ export interface CodeReference {
   /** Language id from grammars/languages.json. */
   language: string;
   url?: string;
+  /**
+   * The definition spans of the tag's file (shared by its references; not printed): what
+   * find_code_references(file, line) needs. Absent when the file wasn't parsed.
+   */
+  outline?: FileOutline;
 }
 
 /** What to scan for one manifest: its code_sources globs under its root. */

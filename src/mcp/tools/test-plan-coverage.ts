@@ -6,22 +6,25 @@ import { byId, summary, type Summary } from "../shapes.js";
 import { defineTool, ToolError } from "../tool.js";
 
 /**
- * The requirements whose coverage is reported. An explicit category is taken as asked, across
- * every project. Otherwise each manifest's coverage_categories select among that manifest's own
- * requirements; when no manifest declares any (or there is no manifest), every requirement counts.
+ * The requirements whose coverage is reported: each manifest's coverage_categories select among
+ * that manifest's own requirements, and a category argument selects within that same scope (a
+ * requirement whose manifest doesn't list the category is never counted). When no manifest
+ * declares any (or there is no manifest), every requirement counts.
  */
+// speky:speky-ts#NAV-COVERAGE-SCOPE
 export function coverageScope(model: Model, category?: string): readonly Requirement[] {
-  if (category) {
+  let candidates: readonly Requirement[] = model.specs.requirements;
+  if (category !== undefined) {
     const inCategory = model.requirementsByCategory.get(category);
     if (!inCategory) throw new ToolError(`Category '${category}' not found`);
-    return inCategory;
+    candidates = inCategory;
   }
   const covered = new Map<string, Set<string>>();
   for (const m of model.manifests) {
     if (m.coverage_categories.length > 0) covered.set(m.name, new Set(m.coverage_categories));
   }
-  if (covered.size === 0) return model.specs.requirements;
-  return model.specs.requirements.filter((r) => r.project !== null && covered.get(r.project)?.has(r.category));
+  if (covered.size === 0) return candidates;
+  return candidates.filter((r) => r.project !== null && covered.get(r.project)?.has(r.category));
 }
 
 export type Coverage = Record<CoverageBucket, Summary[]>;
@@ -47,9 +50,14 @@ export const testPlanCoverageTool = defineTool({
     "Partition requirements by how they are tested: no_test_plan (no test refers to them), manual_test_plan " +
     "(tests exist, none automated), partially_manual_test_plan (some tests automated), automated_test_plan " +
     "(every test automated). A test is automated when code tagged with its ID is an automated test. Covers " +
-    "the categories each project manifest lists in coverage_categories, or the one category asked for. " +
+    "the categories each project manifest lists in coverage_categories; a category argument selects within them. " +
     "Use it to find coverage gaps before a release. With limit, pages run through the four lists in this order.",
-  input: { category: z.string().optional().describe("Exact requirement category to report instead") },
+  input: {
+    category: z
+      .string()
+      .optional()
+      .describe("Exact requirement category: only its requirements, among those of the manifests listing it in coverage_categories"),
+  },
   output: {
     no_test_plan: bucket("Requirements no test refers to"),
     manual_test_plan: bucket("Requirements whose tests are all manual"),
