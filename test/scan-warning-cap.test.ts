@@ -1,6 +1,5 @@
 // A file cannot flood the output (issue 12, defect 7): at most WARNINGS_PER_CAUSE warnings per
 // file for one cause, then one that counts the rest; references are never dropped.
-import { spawnSync } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import path from "node:path";
@@ -8,14 +7,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PROJECTS_PER_CAUSE, WARNINGS_PER_CAUSE } from "../src/scan/cap.js";
 import { MESSAGES } from "../src/scan/engine.js";
 import { scanPaths } from "../src/scan/scan.js";
-import { SPEKY_BIN, tempDir } from "./support/process.js";
+import { MAX_RSS_MB, runSpekyMeasured } from "./support/measured.js";
+import { tempDir } from "./support/process.js";
 
 const T = "speky" + ":"; // the marker, kept out of this file's own comments
 const scratch = tempDir("speky-warning-cap-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-/** Writes the peak RSS of the process (every thread) to stderr as it exits. */
-const PEAK_RSS = `--import=data:text/javascript,process.on("exit",()=>process.stderr.write("peak-rss-kb "+process.resourceUsage().maxRSS+"\\n"))`;
 
 describe("warnings per file are capped", () => {
   // speky:speky-ts#TNAV-WARNING-CAP
@@ -32,12 +29,7 @@ describe("warnings per file are capped", () => {
     }
     out.end(chunk);
     await once(out, "finish");
-    const run = spawnSync(process.execPath, [PEAK_RSS, SPEKY_BIN, "scan", "--no-cache", "--project", "big", "big.py"], {
-      cwd: scratch,
-      encoding: "utf8",
-      timeout: 120_000,
-      maxBuffer: 512 * 1024 * 1024,
-    });
+    const run = runSpekyMeasured(["scan", "--no-cache", "--project", "big", "big.py"], scratch);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout.length).toBeLessThan(4096);
     const doc = JSON.parse(run.stdout) as { references: unknown[]; diagnostics: { line: number; message: string }[] };
@@ -50,9 +42,8 @@ describe("warnings per file are capped", () => {
       [3, tooLarge],
       [4, `999997 more tags not scanned in this file: ${tooLarge.replace(/: tag not scanned$/, "")}`],
     ]);
-    const peakKb = Number(/peak-rss-kb (\d+)/.exec(run.stderr)?.[1]);
-    expect(peakKb).toBeGreaterThan(0);
-    expect(peakKb / 1024).toBeLessThan(500);
+    expect(run.peakMB).toBeGreaterThan(0);
+    expect(run.peakMB).toBeLessThan(MAX_RSS_MB);
   }, 180_000);
 
   // speky:speky-ts#TNAV-WARNING-CAP
