@@ -2,5 +2,6 @@
 import { checkCommand } from "./check.js";
 import type { Command } from "./command.js";
 import { scanCommand } from "./scan-command.js";
+import { reportCommand } from "../report/cli.js";
 
-export const COMMANDS: readonly Command[] = [checkCommand, scanCommand];
+export const COMMANDS: readonly Command[] = [checkCommand, scanCommand, reportCommand];

@@ -1,0 +1,59 @@
+// `speky report` in the command registry (src/cli/commands.ts): options, help, and the
+// mapping of output-folder failures to one line and exit 2.
+import { CommandError, flag, listOption, parseArgs, stringOption, UsageError, type ParsedArgs } from "../cli/args.js";
+import { commandOptions, type Command } from "../cli/command.js";
+import { fileErrorReason } from "../cli/file-error.js";
+import { quote } from "../quote.js";
+import { DEFAULT_OUT, REPORT_FORMATS, runReport, type ReportFormat, type ReportOutcome } from "./command.js";
+import { OutputError } from "./site.js";
+
+async function reportOutcome(args: ParsedArgs, cwd: string): Promise<ReportOutcome> {
+  if (args.positionals.length === 0) throw new UsageError("report needs at least one manifest or spec file");
+  const out = stringOption(args, "out");
+  try {
+    return await runReport(args.positionals, {
+      format: (stringOption(args, "format") ?? "html") as ReportFormat,
+      out,
+      csvs: listOption(args, "csv"),
+      cache: !flag(args, "no-cache"),
+      cwd,
+    });
+  } catch (error) {
+    if (error instanceof OutputError) throw new CommandError(error.message);
+    if (typeof (error as NodeJS.ErrnoException)?.code === "string") {
+      throw new CommandError(`cannot write the report into ${quote(out ?? DEFAULT_OUT)}: ${fileErrorReason(error)}`);
+    }
+    throw error;
+  }
+}
+
+export const reportCommand: Command = {
+  name: "report",
+  summary: "write a static HTML traceability report, or a Markdown summary",
+  usage: ["PATH... [--out DIR] [--format html|markdown] [--no-cache] [-C CSV]..."],
+  description: `Write a static site into DIR (default ${DEFAULT_OUT}/) that opens from the file system
+with no network request: the index (coverage per category, every requirement, search and
+filters), a view per requirement and per test, the matrix and the problems. DIR must be empty,
+absent, or a previous report. --format markdown prints the summary, coverage and problems
+to stdout instead (to DIR/report.md with --out), e.g. for a CI job summary.
+PATH is a manifest (kind: project) or a specification file.
+Exit codes: 0 written, 1 when the specs do not load (nothing written), 2 usage error or
+unusable output folder.`,
+  options: [
+    { name: "out", short: "o", value: "DIR", help: `output folder (default: ${DEFAULT_OUT}/ for html, stdout for markdown)` },
+    { name: "format", value: "FORMAT", choices: REPORT_FORMATS, help: "html (default) or markdown" },
+    { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
+    { name: "no-cache", help: "scan every file afresh" },
+  ],
+  async run(args, context) {
+    const { stdout, stderr, exitCode } = await reportOutcome(args, context.cwd);
+    context.stdout(stdout);
+    context.stderr(stderr);
+    return exitCode;
+  },
+};
+
+/** `speky report ARGV...` run in-process (for tools and the bench). */
+export async function runReportCommand(argv: readonly string[], cwd = process.cwd()): Promise<ReportOutcome> {
+  return reportOutcome(parseArgs(argv, commandOptions(reportCommand)), cwd);
+}

@@ -1,0 +1,54 @@
+// `speky report PATH... [--out DIR] [--format html|markdown]`: the model the MCP tools serve,
+// as a static site or a Markdown summary. Exit 0 when written, 1 when the specs don't load
+// (their errors printed, no report); an unusable output folder throws (OutputError or a
+// file-system error), which the command line turns into one line and exit 2.
+import fs from "node:fs";
+import path from "node:path";
+import { formatDiagnostic } from "../diagnostics.js";
+import { loadModel } from "../model/load-model.js";
+import { reportData } from "./data.js";
+import { generation } from "./generation.js";
+import { markdownReport } from "./markdown.js";
+import { prepareOutput, writeSite } from "./site.js";
+
+export const REPORT_FORMATS = ["html", "markdown"] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+export const DEFAULT_OUT = "speky-report";
+
+export interface ReportOptions {
+  format: ReportFormat;
+  /** Output folder; undefined: speky-report/ for HTML, standard output for Markdown. */
+  out?: string;
+  csvs?: string[];
+  cache?: boolean;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ReportOutcome {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+// speky:speky-ts#REPORT-COMMAND
+export async function runReport(paths: readonly string[], options: ReportOptions): Promise<ReportOutcome> {
+  const cwd = options.cwd ?? process.cwd();
+  const { model, diagnostics } = await loadModel([...paths], { cwd, csvs: options.csvs, cache: options.cache ?? true });
+  if (!model) {
+    return { stdout: "", stderr: diagnostics.map((d) => formatDiagnostic(d) + "\n").join("") + "speky: the specifications have errors; no report written\n", exitCode: 1 };
+  }
+  const gitDir = model.manifests[0]?.root ?? path.dirname(path.resolve(cwd, paths[0]));
+  const data = reportData(model, diagnostics, await generation(gitDir, options.env));
+  if (options.format === "markdown") {
+    const markdown = markdownReport(data);
+    if (options.out === undefined) return { stdout: markdown, stderr: "", exitCode: 0 };
+    const dir = path.resolve(cwd, options.out);
+    prepareOutput(dir);
+    fs.writeFileSync(path.join(dir, "report.md"), markdown, { flag: "wx" });
+    return { stdout: `speky: wrote ${path.join(options.out, "report.md")}\n`, stderr: "", exitCode: 0 };
+  }
+  const out = options.out ?? DEFAULT_OUT;
+  const stats = writeSite(data, path.resolve(cwd, out));
+  return { stdout: `speky: wrote ${path.join(out, "index.html")} (${stats.pages} pages, ${(stats.bytes / 1e6).toFixed(1)} MB)\n`, stderr: "", exitCode: 0 };
+}

@@ -1,0 +1,99 @@
+// What every page of the report reads, computed once from the model: the same model and the
+// same coverage buckets as the MCP tools (test_plan_coverage), so the report and an agent
+// never disagree.
+import { compareStrings, type Diagnostic } from "../diagnostics.js";
+import { coverageOf, isAutomated, type CoverageBucket, type Model } from "../model/model.js";
+import { danglingDiagnostics } from "../model/problems.js";
+import { coverageScope } from "../mcp/tools/test-plan-coverage.js";
+import type { Requirement, Test } from "../spec/types.js";
+import { placeItems, type Place } from "./names.js";
+
+export const BUCKETS: readonly CoverageBucket[] = ["no_test_plan", "manual_test_plan", "partially_manual_test_plan", "automated_test_plan"];
+
+export const BUCKET_LABELS: Record<CoverageBucket, string> = {
+  no_test_plan: "No test plan",
+  manual_test_plan: "Manual",
+  partially_manual_test_plan: "Partially manual",
+  automated_test_plan: "Automated",
+};
+
+export interface Generation {
+  /** ISO time, to the second, UTC. */
+  time: string;
+  /** Full commit hash of the work tree the report was made from; null outside git. */
+  commit: string | null;
+}
+
+export interface CategoryCoverage {
+  category: string;
+  counts: Record<CoverageBucket, number>;
+  total: number;
+}
+
+export interface ReportData {
+  model: Model;
+  title: string;
+  generation: Generation;
+  requirements: readonly Requirement[];
+  tests: readonly Test[];
+  requirementPlace: ReadonlyMap<string, Place>;
+  testPlace: ReadonlyMap<string, Place>;
+  bucketOf: ReadonlyMap<string, CoverageBucket>;
+  automated: ReadonlyMap<string, boolean>;
+  /** Per category of the coverage scope (the manifests' coverage_categories), sorted. */
+  coverage: CategoryCoverage[];
+  coverageTotal: Record<CoverageBucket, number>;
+  /** The categories counted, as the index explains the scope. */
+  problems: { dangling: Diagnostic[]; scanner: Diagnostic[]; loader: Diagnostic[] };
+}
+
+const emptyCounts = (): Record<CoverageBucket, number> => ({ no_test_plan: 0, manual_test_plan: 0, partially_manual_test_plan: 0, automated_test_plan: 0 });
+
+/** Tests of a requirement, sorted by ID. */
+export const testsOf = (data: ReportData, id: string): readonly Test[] => data.model.testedBy.get(id) ?? [];
+
+function reportTitle(model: Model): string {
+  const names = [...new Set(model.manifests.filter((m) => m.parent === null).map((m) => m.name))];
+  return names.length > 0 ? names.join(", ") : "Specification";
+}
+
+export function reportData(model: Model, loaderDiagnostics: readonly Diagnostic[], generation: Generation): ReportData {
+  const byId = (a: { id: string }, b: { id: string }) => compareStrings(a.id, b.id);
+  const requirements = [...model.specs.requirements].sort(byId);
+  const tests = [...model.specs.tests].sort(byId);
+  const automated = new Map(tests.map((t) => [t.id, isAutomated(model, t.id)]));
+  const bucketOf = new Map(requirements.map((r) => [r.id, coverageOf(model, r.id)]));
+
+  const perCategory = new Map<string, CategoryCoverage>();
+  const coverageTotal = emptyCounts();
+  for (const req of coverageScope(model)) {
+    let entry = perCategory.get(req.category);
+    if (!entry) perCategory.set(req.category, (entry = { category: req.category, counts: emptyCounts(), total: 0 }));
+    const bucket = bucketOf.get(req.id)!;
+    entry.counts[bucket]++;
+    entry.total++;
+    coverageTotal[bucket]++;
+  }
+  return {
+    model,
+    title: reportTitle(model),
+    generation,
+    requirements,
+    tests,
+    requirementPlace: placeItems(requirements.map((r) => r.id)),
+    testPlace: placeItems(tests.map((t) => t.id)),
+    bucketOf,
+    automated,
+    coverage: [...perCategory.values()].sort((a, b) => compareStrings(a.category, b.category)),
+    coverageTotal,
+    problems: {
+      dangling: danglingDiagnostics(model),
+      scanner: [...model.scanDiagnostics],
+      loader: [...loaderDiagnostics],
+    },
+  };
+}
+
+export function problemCount(data: ReportData): number {
+  return data.problems.dangling.length + data.problems.scanner.length + data.problems.loader.length;
+}

@@ -1,0 +1,23 @@
+// Everything a repository writes (IDs, titles, texts, file names, messages, URLs) is hostile
+// input to the report: it reaches HTML only through these functions.
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Text or attribute value, safe in either place (quotes escaped too). */
+export function esc(text: string | number): string {
+  return String(text).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}
+
+/**
+ * JSON inside `<script type="application/json">`: `<` is escaped so that no `</script>` or
+ * `<!--` in a title can end the block; U+2028/U+2029 for old parsers.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+/** A link target from the repository (source_links): only http(s), never javascript: or data:. */
+export function safeHttpUrl(url: string | undefined): string | null {
+  if (!url || !/^https?:\/\/[^\s<>"'`]+$/i.test(url)) return null;
+  return url;
+}

@@ -1,0 +1,124 @@
+// The index: what was generated from where, counts, coverage per category, and the table of
+// every requirement. The table is in the HTML (readable without script, printable); the
+// script filters and sorts its rows from a JSON copy of the searchable text.
+import { compareStrings } from "../diagnostics.js";
+import type { CoverageBucket } from "../model/model.js";
+import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js";
+import { esc, jsonForScript } from "./escape.js";
+import { bucketBadge, plural, requirementHref } from "./fragments.js";
+import { page } from "./layout.js";
+
+function generatedLine(data: ReportData): string {
+  const { time, commit } = data.generation;
+  const when = `<time datetime="${esc(time)}">${esc(time.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC"))}</time>`;
+  const from = commit ? ` from commit <code title="${esc(commit)}">${esc(commit.slice(0, 12))}</code>` : "";
+  return `<p class="generated">Generated ${when}${from}.</p>`;
+}
+
+function bar(counts: Record<CoverageBucket, number>, total: number, label: string): string {
+  if (total === 0) return "";
+  let x = 0;
+  const rects = BUCKETS.filter((b) => counts[b] > 0).map((b) => {
+    const width = (100 * counts[b]) / total;
+    const rect = `<rect class="${b}" x="${x.toFixed(3)}" y="0" width="${width.toFixed(3)}" height="10"><title>${BUCKET_LABELS[b]}: ${counts[b]}</title></rect>`;
+    x += width;
+    return rect;
+  });
+  const described = BUCKETS.map((b) => `${BUCKET_LABELS[b]} ${counts[b]}`).join(", ");
+  return `<svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" role="img" aria-label="${esc(`${label}: ${described}`)}">${rects.join("")}</svg>`;
+}
+
+function coverageSection(data: ReportData): string {
+  if (data.coverage.length === 0) return `<p class="none">No requirement is in the coverage scope.</p>`;
+  const head = `<tr><th scope="col">Category</th>${BUCKETS.map((b) => `<th scope="col" class="num">${BUCKET_LABELS[b]}</th>`).join("")}<th scope="col" class="num">Total</th><th scope="col" class="chart">Chart</th></tr>`;
+  const row = (name: string, counts: Record<CoverageBucket, number>, total: number, cell = "th") =>
+    `<tr><${cell} scope="row">${esc(name)}</${cell}>${BUCKETS.map((b) => `<td class="num">${counts[b]}</td>`).join("")}<td class="num">${total}</td><td class="chart">${bar(counts, total, name)}</td></tr>`;
+  const total = BUCKETS.reduce((n, b) => n + data.coverageTotal[b], 0);
+  const legend = BUCKETS.map((b) => `<li><span class="swatch ${b}" aria-hidden="true"></span>${BUCKET_LABELS[b]}</li>`).join("");
+  return (
+    `<p>Test plan coverage, as the <code>test_plan_coverage</code> MCP tool reports it: a test is automated when code tagged with its ID is an automated test.</p>` +
+    `<ul class="legend" aria-label="Legend">${legend}</ul>` +
+    `<div class="scroll" role="region" aria-label="Coverage per category" tabindex="0"><table class="coverage"><caption>Requirements per coverage bucket and category</caption>` +
+    `<thead>${head}</thead><tbody>${data.coverage.map((c) => row(c.category, c.counts, c.total)).join("")}</tbody>` +
+    `<tfoot>${row("All", data.coverageTotal, total)}</tfoot></table></div>`
+  );
+}
+
+const options = (values: Iterable<[string, string]>) => [...values].map(([v, label]) => `<option value="${esc(v)}">${esc(label)}</option>`).join("");
+
+function filters(data: ReportData): string {
+  const categories = [...data.model.requirementsByCategory.keys()].sort(compareStrings);
+  const tags = [...data.model.tags.keys()].sort(compareStrings);
+  return (
+    `<form class="filters" id="filters" role="search" aria-label="Filter requirements" hidden>` +
+    `<div class="field grow"><label for="q">Search</label><input type="search" id="q" name="q" autocomplete="off" spellcheck="false" placeholder="ID, title, tag or text"></div>` +
+    `<div class="field"><label for="f-category">Category</label><select id="f-category" name="category"><option value="">All</option>${options(categories.map((c) => [c, c]))}</select></div>` +
+    `<div class="field"><label for="f-tag">Tag</label><select id="f-tag" name="tag"><option value="">All</option>${options(tags.map((t) => [t, t]))}</select></div>` +
+    `<div class="field"><label for="f-coverage">Coverage</label><select id="f-coverage" name="coverage"><option value="">All</option>${options(BUCKETS.map((b) => [b, BUCKET_LABELS[b]]))}</select></div>` +
+    `</form>`
+  );
+}
+
+const COLUMNS = [
+  ["id", "ID", ""],
+  ["short", "Title", ""],
+  ["category", "Category", ""],
+  ["tags", "Tags", ""],
+  ["coverage", "Coverage", ""],
+  ["tests", "Tests", "num"],
+  ["code", "Code", "num"],
+] as const;
+
+function requirementsTable(data: ReportData): string {
+  const head = COLUMNS.map(([key, label, cls]) => `<th scope="col" data-sort="${key}"${cls ? ` class="${cls}"` : ""}${key === "id" ? ' aria-sort="ascending"' : ""}>${label}</th>`).join("");
+  const rows = data.requirements.map((r) => {
+    const tests = (data.model.testedBy.get(r.id) ?? []).length;
+    const code = (data.model.codeReferencesById.get(r.id) ?? []).length;
+    const tags = r.tags.map((t) => `<span class="tag">${esc(t)}</span>`).join(" ");
+    return (
+      `<tr><td><a class="id" href="${requirementHref(data, r.id, "")}">${esc(r.id)}</a></td><td>${esc(r.short ?? "")}</td>` +
+      `<td>${esc(r.category)}</td><td>${tags}</td><td>${bucketBadge(data.bucketOf.get(r.id)!)}</td><td class="num">${tests}</td><td class="num">${code}</td></tr>`
+    );
+  });
+  return (
+    `<div class="scroll" role="region" aria-label="Requirements table" tabindex="0"><table id="requirements-table" class="requirements">` +
+    `<caption class="vh">Requirements</caption><thead><tr>${head}</tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody></table></div>`
+  );
+}
+
+/** Per row, in table order: [id, short, category, tags, bucket index, tests, code, searchable text]. */
+function searchData(data: ReportData): string {
+  const rows = data.requirements.map((r) => [
+    r.id,
+    r.short ?? "",
+    r.category,
+    r.tags,
+    BUCKETS.indexOf(data.bucketOf.get(r.id)!),
+    (data.model.testedBy.get(r.id) ?? []).length,
+    (data.model.codeReferencesById.get(r.id) ?? []).length,
+    [r.long, r.client_statement ?? ""].join("\n"),
+  ]);
+  return jsonForScript({ buckets: BUCKETS.map((b) => BUCKET_LABELS[b]), rows });
+}
+
+// speky:speky-ts#REPORT-INDEX
+export function indexPage(data: ReportData): string {
+  const m = data.model;
+  const problems = problemCount(data);
+  const counts =
+    `<ul class="counts">` +
+    `<li><strong>${m.specs.requirements.length.toLocaleString("en-US")}</strong> ${m.specs.requirements.length === 1 ? "requirement" : "requirements"}</li>` +
+    `<li><a href="tests.html"><strong>${m.specs.tests.length.toLocaleString("en-US")}</strong> ${m.specs.tests.length === 1 ? "test" : "tests"}</a></li>` +
+    `<li><strong>${m.codeReferences.length.toLocaleString("en-US")}</strong> code ${m.codeReferences.length === 1 ? "reference" : "references"}</li>` +
+    `<li><a href="problems.html"><strong>${problems.toLocaleString("en-US")}</strong> ${problems === 1 ? "problem" : "problems"}</a></li>` +
+    `</ul>`;
+  const body =
+    `<h1>${esc(data.title)} <span class="sub">traceability report</span></h1>\n${generatedLine(data)}\n` +
+    `<section aria-labelledby="summary"><h2 id="summary">Summary</h2>${counts}</section>\n` +
+    `<section aria-labelledby="coverage"><h2 id="coverage">Coverage</h2>${coverageSection(data)}</section>\n` +
+    `<section aria-labelledby="requirements"><h2 id="requirements">Requirements</h2>\n${filters(data)}\n` +
+    `<p id="status" class="status" role="status" aria-live="polite">${plural(data.requirements.length, "requirement")}</p>\n` +
+    `${requirementsTable(data)}\n<p class="more"><button type="button" id="show-all" hidden>Show all</button></p>\n` +
+    `<script type="application/json" id="report-data">${searchData(data)}</script>\n</section>`;
+  return page({ title: `${data.title} — traceability report`, root: "", section: "index", body, scripts: ["index.js"], problems });
+}

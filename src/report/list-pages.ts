@@ -1,0 +1,77 @@
+// The list of tests, the traceability matrix and the problems.
+import { problemCount, type ReportData } from "./data.js";
+import { esc } from "./escape.js";
+import { automationBadge, diagnosticsTable, itemLink, plural, section, testHref } from "./fragments.js";
+import { page } from "./layout.js";
+
+/** Above this many cells the matrix is a list per requirement: a grid would be unreadable. */
+export const GRID_LIMITS = { tests: 60, cells: 60_000 };
+
+export function testsPage(data: ReportData): string {
+  const rows = data.tests.map((t) => {
+    const refs = [...new Set(t.ref)].map((id) => itemLink(data, id, "")).join(" ");
+    return (
+      `<tr><td><a class="id" href="${testHref(data, t.id, "")}">${esc(t.id)}</a></td><td>${esc(t.short ?? "")}</td><td>${esc(t.category)}</td>` +
+      `<td>${refs}</td><td>${automationBadge(data.automated.get(t.id) ?? false)}</td></tr>`
+    );
+  });
+  const body =
+    `<h1>Tests <span class="sub">${esc(data.title)}</span></h1>\n<p class="status">${plural(data.tests.length, "test")}</p>\n` +
+    `<div class="scroll" role="region" aria-label="Tests table" tabindex="0"><table class="tests"><caption class="vh">Tests</caption>` +
+    `<thead><tr><th scope="col">ID</th><th scope="col">Title</th><th scope="col">Category</th><th scope="col">Validates</th><th scope="col">Automated</th></tr></thead>` +
+    `<tbody>\n${rows.join("\n")}\n</tbody></table></div>`;
+  return page({ title: `Tests — ${data.title}`, root: "", section: "tests", body, problems: problemCount(data) });
+}
+
+const MARK = {
+  automated: `<span class="mark automated" aria-hidden="true">●</span><span class="vh">automated</span>`,
+  manual: `<span class="mark manual" aria-hidden="true">○</span><span class="vh">manual</span>`,
+};
+
+function grid(data: ReportData): string {
+  const head = data.tests
+    .map((t) => `<th scope="col" class="test-col"><a class="id" href="${testHref(data, t.id, "")}">${esc(t.id)}</a></th>`)
+    .join("");
+  const rows = data.requirements.map((r) => {
+    const tests = new Set((data.model.testedBy.get(r.id) ?? []).map((t) => t.id));
+    const cells = data.tests.map((t) => `<td class="mark-cell">${tests.has(t.id) ? MARK[data.automated.get(t.id) ? "automated" : "manual"] : ""}</td>`).join("");
+    return `<tr><th scope="row">${itemLink(data, r.id, "")}</th>${cells}</tr>`;
+  });
+  return (
+    `<div class="scroll" role="region" aria-label="Traceability matrix" tabindex="0"><table class="matrix grid"><caption>Requirements (rows) × tests (columns)</caption>` +
+    `<thead><tr><th scope="col">Requirement</th>${head}</tr></thead><tbody>\n${rows.join("\n")}\n</tbody></table></div>`
+  );
+}
+
+function list(data: ReportData): string {
+  const rows = data.requirements.map((r) => {
+    const tests = (data.model.testedBy.get(r.id) ?? [])
+      .map((t) => `<li>${itemLink(data, t.id, "")} ${MARK[data.automated.get(t.id) ? "automated" : "manual"]}</li>`)
+      .join("");
+    return `<tr><th scope="row">${itemLink(data, r.id, "")}</th><td>${tests ? `<ul class="inline">${tests}</ul>` : `<span class="none">none</span>`}</td></tr>`;
+  });
+  return (
+    `<div class="scroll" role="region" aria-label="Traceability matrix" tabindex="0"><table class="matrix list"><caption>Requirements and the tests that validate them</caption>` +
+    `<thead><tr><th scope="col">Requirement</th><th scope="col">Tests</th></tr></thead><tbody>\n${rows.join("\n")}\n</tbody></table></div>`
+  );
+}
+
+// speky:speky-ts#REPORT-MATRIX
+export function matrixPage(data: ReportData): string {
+  const asGrid = data.tests.length <= GRID_LIMITS.tests && data.tests.length * data.requirements.length <= GRID_LIMITS.cells;
+  const legend = `<p class="legend-line"><span class="mark automated" aria-hidden="true">●</span> automated test, <span class="mark manual" aria-hidden="true">○</span> manual test</p>`;
+  const note = asGrid ? "" : `<p>With ${plural(data.tests.length, "test")}, the matrix lists each requirement's tests instead of a grid.</p>`;
+  const body = `<h1>Traceability matrix <span class="sub">${esc(data.title)}</span></h1>\n${legend}${note}\n${asGrid ? grid(data) : list(data)}`;
+  return page({ title: `Matrix — ${data.title}`, root: "", section: "matrix", body, problems: problemCount(data) });
+}
+
+// speky:speky-ts#REPORT-PROBLEMS
+export function problemsPage(data: ReportData): string {
+  const p = data.problems;
+  const body =
+    `<h1>Problems <span class="sub">${esc(data.title)}</span></h1>\n<p class="status">${plural(problemCount(data), "problem")}</p>\n` +
+    section("dangling", `Dangling tags (${p.dangling.length})`, diagnosticsTable(p.dangling, "Code tags naming an unknown ID", "Every code tag names a loaded ID.")) +
+    section("scanner", `Scanner warnings (${p.scanner.length})`, diagnosticsTable(p.scanner, "Scanner warnings", "The scanner reported nothing.")) +
+    section("loader", `Loader warnings (${p.loader.length})`, diagnosticsTable(p.loader, "Loader warnings", "The specifications loaded without warnings."));
+  return page({ title: `Problems — ${data.title}`, root: "", section: "problems", body, problems: problemCount(data) });
+}

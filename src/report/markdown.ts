@@ -1,0 +1,50 @@
+// `--format markdown`: the summary, the coverage table and the problems, for a GitHub step
+// summary or a pull-request comment. Repository text is escaped so it can neither format,
+// link, mention (@someone), inject HTML nor start a line of its own.
+import { formatDiagnostic } from "../diagnostics.js";
+import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js";
+
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "@": "&#64;" };
+
+/** Inline Markdown text: every ASCII punctuation escaped, line breaks flattened. */
+export function mdText(text: string): string {
+  return text
+    .replace(/[\r\n\u2028\u2029\u0085\v\f]+/g, " ")
+    .replace(/[&<>@]/g, (c) => ENTITIES[c])
+    .replace(/[!"#$%'()*+,\-./:;=?[\\\]^_`{|}~]/g, (c) => `\\${c}`);
+}
+
+const MAX_PROBLEMS = 200;
+
+// speky:speky-ts#REPORT-MARKDOWN
+export function markdownReport(data: ReportData): string {
+  const m = data.model;
+  const out: string[] = [];
+  out.push(`## Traceability report: ${mdText(data.title)}`, "");
+  const commit = data.generation.commit ? ` from commit ${data.generation.commit.slice(0, 12)}` : "";
+  out.push(`Generated ${data.generation.time}${commit}.`, "");
+  out.push("| Requirements | Tests | Code references | Problems |", "| ---: | ---: | ---: | ---: |");
+  out.push(`| ${m.specs.requirements.length} | ${m.specs.tests.length} | ${m.codeReferences.length} | ${problemCount(data)} |`, "");
+  out.push("### Coverage", "");
+  if (data.coverage.length === 0) {
+    out.push("No requirement is in the coverage scope.", "");
+  } else {
+    out.push(`| Category | ${BUCKETS.map((b) => BUCKET_LABELS[b]).join(" | ")} | Total | Automated |`);
+    out.push(`| --- | ${BUCKETS.map(() => "---:").join(" | ")} | ---: | ---: |`);
+    const row = (name: string, counts: Record<string, number>, total: number) => {
+      const share = total === 0 ? "" : `${Math.round((100 * counts.automated_test_plan) / total)}%`;
+      return `| ${name} | ${BUCKETS.map((b) => counts[b]).join(" | ")} | ${total} | ${share} |`;
+    };
+    for (const c of data.coverage) out.push(row(mdText(c.category), c.counts, c.total));
+    out.push(row("**All**", data.coverageTotal, BUCKETS.reduce((n, b) => n + data.coverageTotal[b], 0)), "");
+  }
+  const problems = [...data.problems.dangling, ...data.problems.scanner, ...data.problems.loader];
+  out.push(`### Problems (${problems.length})`, "");
+  if (problems.length === 0) out.push("None.", "");
+  else {
+    for (const d of problems.slice(0, MAX_PROBLEMS)) out.push(`- ${mdText(formatDiagnostic(d))}`);
+    if (problems.length > MAX_PROBLEMS) out.push(`- … and ${problems.length - MAX_PROBLEMS} more (see speky check)`);
+    out.push("");
+  }
+  return out.join("\n");
+}

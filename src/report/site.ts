@@ -1,0 +1,71 @@
+// Writes the static site. The output folder may sit inside a hostile checkout: it is only
+// ever emptied when our own marker file says we wrote it, and every file is created afresh
+// (O_EXCL), so that a planted symbolic link is never followed out of the folder.
+import fs from "node:fs";
+import path from "node:path";
+import type { ReportData } from "./data.js";
+import { indexPage } from "./index-page.js";
+import { INDEX_SCRIPT } from "./index-script.js";
+import { ITEM_SCRIPT } from "./item-script.js";
+import { requirementFiles, testFiles } from "./item-pages.js";
+import { matrixPage, problemsPage, testsPage } from "./list-pages.js";
+import { STYLESHEET } from "./style.js";
+
+export const MARKER = ".speky-report";
+const OWNED = [MARKER, "index.html", "tests.html", "matrix.html", "problems.html", "report.md", "assets", "requirements", "tests"];
+
+export class OutputError extends Error {}
+
+/** Makes `dir` an empty-of-our-files folder we may write into. */
+export function prepareOutput(dir: string): void {
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.lstatSync(dir);
+  } catch {
+    stat = undefined;
+  }
+  if (stat === undefined) {
+    fs.mkdirSync(dir, { recursive: true });
+  } else if (stat.isSymbolicLink()) {
+    throw new OutputError(`output folder '${dir}' is a symbolic link; give the real folder`);
+  } else if (!stat.isDirectory()) {
+    throw new OutputError(`output folder '${dir}' exists and is not a folder`);
+  } else if (fs.readdirSync(dir).length > 0) {
+    if (!fs.existsSync(path.join(dir, MARKER))) {
+      throw new OutputError(`output folder '${dir}' is not empty and was not written by speky report; choose another --out or empty it`);
+    }
+    // rm never follows a symbolic link: a planted one is removed, its target left alone.
+    for (const name of OWNED) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
+  fs.writeFileSync(path.join(dir, MARKER), "This folder was written by `speky report`; it is emptied and rewritten on the next run.\n", { flag: "wx" });
+}
+
+const write = (file: string, content: string) => fs.writeFileSync(file, content, { flag: "wx" });
+
+export interface SiteStats {
+  pages: number;
+  bytes: number;
+}
+
+// speky:speky-ts#REPORT-HTML
+export function writeSite(data: ReportData, dir: string): SiteStats {
+  prepareOutput(dir);
+  let pages = 0;
+  let bytes = 0;
+  const put = (file: string, content: string) => {
+    write(path.join(dir, file), content);
+    if (file.endsWith(".html")) pages++;
+    bytes += Buffer.byteLength(content);
+  };
+  for (const sub of ["assets", "requirements", "tests"]) fs.mkdirSync(path.join(dir, sub));
+  put("assets/report.css", STYLESHEET);
+  put("assets/index.js", INDEX_SCRIPT);
+  put("assets/item.js", ITEM_SCRIPT);
+  put("index.html", indexPage(data));
+  put("tests.html", testsPage(data));
+  put("matrix.html", matrixPage(data));
+  put("problems.html", problemsPage(data));
+  for (const [file, html] of requirementFiles(data)) put(`requirements/${file}`, html);
+  for (const [file, html] of testFiles(data)) put(`tests/${file}`, html);
+  return { pages, bytes };
+}
