@@ -29,6 +29,7 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: "problems", href: "problems.html", label: "Problems" },
 ];
 
+// speky:speky-ts#REPORT-ACCESSIBLE
 export function page(spec: PageSpec): string {
   const nav = NAV.map((n) => {
     const current = n.section === spec.section && spec.current !== false ? ' aria-current="page"' : "";

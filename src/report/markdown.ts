@@ -6,12 +6,11 @@ import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "@": "&#64;" };
 
-/** Inline Markdown text: every ASCII punctuation escaped, line breaks flattened. */
+/** Inline Markdown text: every ASCII punctuation escaped (in one pass), line breaks flattened. */
 export function mdText(text: string): string {
   return text
     .replace(/[\r\n\u2028\u2029\u0085\v\f]+/g, " ")
-    .replace(/[&<>@]/g, (c) => ENTITIES[c])
-    .replace(/[!"#$%'()*+,\-./:;=?[\\\]^_`{|}~]/g, (c) => `\\${c}`);
+    .replace(/[!-/:-@[-`{-~]/g, (c) => ENTITIES[c] ?? `\\${c}`);
 }
 
 const MAX_PROBLEMS = 200;
