@@ -5,6 +5,7 @@ import path from "node:path";
 import { compareDiagnostics, formatDiagnostic } from "../diagnostics.js";
 import { loadModel } from "../model/load-model.js";
 import { danglingDiagnostics } from "../model/problems.js";
+import { verboseNote } from "./verbose.js";
 import { formatScanOutput } from "../scan/output.js";
 import { scanPaths } from "../scan/scan.js";
 import type { ScanResult } from "../scan/types.js";
@@ -25,9 +26,9 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
   const project = stringOption(args, "project");
   let result: ScanResult;
   if (project !== undefined) {
-    result = await scanPaths(project, args.positionals, cwd, { cache: !flag(args, "no-cache") });
+    result = await scanPaths(project, args.positionals, cwd, { cache: !flag(args, "no-cache"), cacheNote: verboseNote(args) });
   } else {
-    const { model, diagnostics } = await loadModel(args.positionals, { cwd, csvs: listOption(args, "csv"), cache: !flag(args, "no-cache") });
+    const { model, diagnostics } = await loadModel(args.positionals, { cwd, csvs: listOption(args, "csv"), cache: !flag(args, "no-cache"), cacheNote: verboseNote(args) });
     if (!model) {
       return { stdout: "", stderr: diagnostics.map((d) => formatDiagnostic(d) + "\n").join(""), exitCode: 1 };
     }
@@ -54,7 +55,7 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
 export const scanCommand: Command = {
   name: "scan",
   summary: "print the code references as JSON",
-  usage: ["PATH... [--output FILE] [--no-cache] [-C CSV]...", "--project NAME DIR|FILE... [--output FILE] [--no-cache]"],
+  usage: ["PATH... [--output FILE] [--no-cache] [--verbose] [-C CSV]...", "--project NAME DIR|FILE... [--output FILE] [--no-cache] [--verbose]"],
   description: `Print the code references of the manifests' code_sources as JSON (schema:
 schema/scan.schema.json). PATH is a manifest (kind: project) or a specification file. With
 --project, scan arbitrary files and folders for tags of project NAME instead.
@@ -64,6 +65,7 @@ Exit codes: 0 done, 1 when the specs do not load, 2 usage error or unwritable ou
     { name: "project", value: "NAME", help: "scan the given paths for tags of project NAME" },
     { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
     { name: "no-cache", help: "scan every file afresh" },
+    { name: "verbose", help: "say on stderr why the scan cache was not used" },
   ],
   async run(args, context) {
     const { stdout, stderr, exitCode } = await scanOutcome(args, context.cwd);

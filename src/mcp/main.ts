@@ -92,7 +92,7 @@ async function load(invocation: Invocation, log: Logger): Promise<LiveModel | nu
   const started = performance.now();
   const { live, diagnostics } = await LiveModel.open(
     invocation.paths,
-    { csvs: invocation.csvs },
+    { csvs: invocation.csvs, ...(invocation.level === "verbose" ? { cacheNote: (line: string) => log.debug(escapeControl(line)) } : {}) },
     { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScan() },
   );
   for (const d of diagnostics) log.diagnostic(d);

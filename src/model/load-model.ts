@@ -28,6 +28,8 @@ export interface ModelOptions extends LoadOptions {
   onlyFiles?: string[];
   /** Use the persistent scan cache (src/scan/cache.ts); default true, false for `--no-cache`. */
   cache?: boolean;
+  /** Hears why the scan cache was not used or not written (--verbose). */
+  cacheNote?: (line: string) => void;
 }
 
 /** How a long-running process scans: sharing its thread, reporting progress (src/live). */
@@ -35,7 +37,7 @@ export type ScanHooks = Pick<ScanOptions, "cooperative" | "onProgress" | "afterW
 
 /** The scan of loaded specs' code sources, merged into their model. */
 export async function scanSpecs(specs: SpecSet, options: ModelOptions = {}, hooks: ScanHooks = {}): Promise<Model> {
-  const scanned = await scan(scanTargets(specs.manifests), { ...hooks, onlyFiles: options.onlyFiles, cache: options.cache ?? true });
+  const scanned = await scan(scanTargets(specs.manifests), { ...hooks, onlyFiles: options.onlyFiles, cache: options.cache ?? true, cacheNote: options.cacheNote });
   return buildModel(specs, scanned);
 }
 

@@ -35,9 +35,11 @@ export interface ScanOptions {
   onProgress?: (done: number, total: number) => void;
   /** Awaited between the walk and the reads (a test hook holds a background scan here). */
   afterWalk?: (total: number) => Promise<void>;
+  /** Hears why the cache was not used or not written (--verbose). */
+  cacheNote?: (line: string) => void;
 }
 
-export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel">;
+export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel" | "cacheNote">;
 
 function toPosix(p: string): string {
   return path.sep === "/" ? p : p.split(path.sep).join("/");
@@ -286,7 +288,7 @@ function commonDirectory(paths: string[]): string {
 
 function openCache(options: ScanOptions, scope: unknown, base: string, merge: boolean): ScanCache | null {
   if (!options.cache) return null;
-  const cache = new ScanCache({ scope, base, merge });
+  const cache = new ScanCache({ scope, base, merge, note: options.cacheNote });
   trace("cache file read");
   return cache;
 }

@@ -1,0 +1,468 @@
+// The scan cache's file format and its reading and writing (the policy, what to trust and
+// when, is cache.ts).
+//
+// A cache file is three lines: a header (format, version, build key, scope, start time), the
+// body (one JSON object of columns, see Body) and a trailer (row count and an HMAC-SHA256 of
+// header and body made with the user's key, cache-trust.ts). Written to a temporary file then
+// renamed (a crash mid-write leaves the previous cache or none). Read as untrusted input: a
+// regular file (never a link, FIFO or device), ours alone, size-capped, signature checked,
+// then every field validated before use; any failure discards the whole file, with a reason.
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { closeSync, constants, existsSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { isRefusal, readRegularSync } from "../fs/safe-read.js";
+import { VERSION } from "../version.js";
+import { cacheSigningKey, notOurs } from "./cache-trust.js";
+import type { RawDiagnostic, RawTag } from "./engine.js";
+import type { FileResult } from "./file.js";
+import { GRAMMARS_DIR } from "./languages.js";
+import type { DirStamp } from "./walk.js";
+import type { CacheEntry, FileStamp } from "./worker-task.js";
+
+const FORMAT = "speky-ts-scan-cache";
+const FORMAT_VERSION = 4;
+
+/**
+ * A cache file larger than this is neither read nor written: about 300,000 files' worth (the
+ * bench's 25,000 files take 3 to 5 MB), and parsing it stays within the scan's memory budget.
+ */
+export const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Temporary files of killed writers are removed after this long. */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+function filesOf(dir: string, keep: (name: string) => boolean): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile() && keep(e.name))
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+function packageVersion(name: string): string {
+  try {
+    const require = createRequire(import.meta.url);
+    const dir = path.dirname(require.resolve(name));
+    for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) {
+      const file = path.join(d, "package.json");
+      if (existsSync(file)) {
+        const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
+        if (pkg.name === name) return pkg.version ?? "?";
+      }
+    }
+  } catch {
+    // the key then only misses this part
+  }
+  return "?";
+}
+
+let key: string | undefined;
+
+/** speky-ts version + tree-sitter versions + grammars/ contents + the scanner's code. */
+export function cacheKey(): string {
+  if (key) return key;
+  const hash = createHash("sha256");
+  hash.update(`${FORMAT} ${FORMAT_VERSION} speky-ts ${VERSION}\0`);
+  hash.update(`web-tree-sitter ${packageVersion("web-tree-sitter")} tree-sitter-wasms ${packageVersion("tree-sitter-wasms")}\0`);
+  const codeDir = path.dirname(fileURLToPath(import.meta.url));
+  const sources: [string, string[]][] = [
+    [GRAMMARS_DIR, filesOf(GRAMMARS_DIR, () => true)],
+    [codeDir, filesOf(codeDir, (n) => /\.(?:js|ts)$/.test(n))],
+  ];
+  for (const [dir, names] of sources) {
+    for (const name of names) {
+      hash.update(`${name}\0`);
+      hash.update(readFileSync(path.join(dir, name)));
+      hash.update("\0");
+    }
+  }
+  key = hash.digest("hex");
+  return key;
+}
+
+/**
+ * The body, by columns (one JSON parse of a few long arrays, no object per file): file i is
+ * paths[i] (relative to the cache's base, or absolute), size[i], mtime[i], and ctime as
+ * mtime[i] + ctime[i] (mostly 0: shorter); the files holding the marker have their hash and
+ * result under their index.
+ */
+interface Body {
+  paths: string;
+  size: number[];
+  mtime: number[];
+  ctime: number[];
+  found: [index: number, hash: string, result: FileResult][];
+  /** Remembered walks: start and rule, the files found (as indexes of paths), the directories listed. */
+  walks: WalkRow[];
+}
+
+type WalkRow = [start: string, rule: string, files: number[], dirs: string, dirMtime: number[], dirCtime: number[]];
+
+/** A walk as kept between runs: paths as keys (see ScanCache). */
+export interface CachedWalk {
+  files: string[];
+  dirs: [key: string, stamp: DirStamp][];
+}
+
+export const walkId = (startKey: string, rule: string) => `${startKey}\0${rule}`;
+
+/** The first line. */
+interface Header {
+  format: string;
+  version: number;
+  key: string;
+  scope: string;
+  /** Date.now() when the scan that wrote the cache started. */
+  started: number;
+}
+
+/** The last line, written after the body: a file cut anywhere lacks it or fails its signature. */
+interface Trailer {
+  entries: number;
+  /** HMAC-SHA256 of the header line, a newline and the body line, with the user's key; base64. */
+  mac: string;
+}
+
+// ---- validation: a reason, or null when the value is what the type says ------------------
+
+type Check = (x: unknown) => string | null;
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+const isCount = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
+const isTime = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
+const orNull = (ok: (x: unknown) => boolean) => (x: unknown) => x === null || ok(x);
+const isString = (x: unknown): x is string => typeof x === "string";
+
+/** Fields of an object, each with its test: the first failing one is named. */
+function fields(what: string, tests: Record<string, (x: unknown) => boolean>): Check {
+  return (x) => {
+    if (!isObject(x)) return `${what} is not an object`;
+    for (const [name, ok] of Object.entries(tests)) if (!ok(x[name])) return `${what}.${name} is invalid`;
+    return null;
+  };
+}
+
+const checkTag = fields("tag", {
+  line: isCount,
+  column: isCount,
+  tag_line: isCount,
+  tag_column: isCount,
+  project: isString,
+  id: isString,
+  symbol: orNull(isString),
+  kind: orNull(isString),
+  is_test: (x) => typeof x === "boolean",
+  reference: (x) => typeof x === "boolean",
+  warning: orNull(isString),
+} satisfies Record<keyof RawTag, (x: unknown) => boolean>);
+
+const checkDiagnostic = fields("diagnostic", {
+  line: isCount,
+  column: isCount,
+  message: isString,
+} satisfies Record<keyof RawDiagnostic, (x: unknown) => boolean>);
+
+function checkResult(x: unknown): string | null {
+  if (!isObject(x)) return "result is not an object";
+  if (!orNull(isString)(x.language)) return "result.language is invalid";
+  if (!Array.isArray(x.tags) || !Array.isArray(x.diagnostics)) return "result lists are invalid";
+  for (const tag of x.tags) {
+    const why = checkTag(tag);
+    if (why) return why;
+  }
+  for (const d of x.diagnostics) {
+    const why = checkDiagnostic(d);
+    if (why) return why;
+  }
+  return null;
+}
+
+const numbers = (x: unknown, length: number, ok: (n: unknown) => boolean = isTime): boolean =>
+  Array.isArray(x) && x.length === length && x.every(ok);
+
+function checkWalkRow(x: unknown, entries: number): string | null {
+  if (!Array.isArray(x) || x.length !== 6) return "walk row is not a 6-tuple";
+  const [start, rule, files, dirs, mtime, ctime] = x as unknown[];
+  if (!isString(start) || !isString(rule) || !isString(dirs)) return "walk row names are invalid";
+  const count = dirs === "" ? 0 : dirs.split("\n").length;
+  if (!Array.isArray(files) || !files.every((i) => isCount(i) && i < entries)) return "walk row files are invalid";
+  if (!numbers(mtime, count) || !numbers(ctime, count)) return "walk row stamps are invalid";
+  return null;
+}
+
+/** Why the body is not a valid Body of `entries` rows, or null. */
+function checkBody(x: unknown, entries: number): string | null {
+  if (!isObject(x)) return "body is not an object";
+  if (!isString(x.paths)) return "paths are invalid";
+  if (!numbers(x.size, entries, isCount)) return "size column is invalid";
+  if (!numbers(x.mtime, entries) || !numbers(x.ctime, entries)) return "time columns are invalid";
+  if (!Array.isArray(x.found)) return "found list is invalid";
+  const seen = new Set<number>();
+  for (const f of x.found) {
+    if (!Array.isArray(f) || f.length !== 3 || !isCount(f[0]) || f[0] >= entries || seen.has(f[0]) || !isString(f[1])) {
+      return "found row is invalid";
+    }
+    seen.add(f[0]);
+    const why = checkResult(f[2]);
+    if (why) return why;
+  }
+  if (!Array.isArray(x.walks)) return "walk list is invalid";
+  for (const w of x.walks) {
+    const why = checkWalkRow(w, entries);
+    if (why) return why;
+  }
+  return null;
+}
+
+function checkHeader(x: unknown): string | null {
+  if (!isObject(x)) return "header is not an object";
+  if (x.format !== FORMAT || x.version !== FORMAT_VERSION) return "another format or version";
+  if (!isString(x.scope) || !isString(x.key) || !isTime(x.started)) return "header fields are invalid";
+  return null;
+}
+
+/** A cache file as read: its columns, and an index by path key. */
+export class CacheFile {
+  private index: Map<string, number> | undefined;
+  private readonly found: Map<number, [hash: string, result: FileResult]>;
+  readonly walks = new Map<string, CachedWalk>();
+
+  constructor(
+    readonly started: number,
+    readonly paths: string[],
+    private readonly body: Body,
+  ) {
+    this.found = new Map(body.found.map(([i, hash, result]) => [i, [hash, result]]));
+    for (const [start, rule, files, dirs, mtime, ctime] of body.walks) {
+      const dirKeys = dirs === "" ? [] : dirs.split("\n");
+      this.walks.set(walkId(start, rule), {
+        files: files.map((i) => paths[i]),
+        dirs: dirKeys.map((k, i) => [k, { mtimeMs: mtime[i], ctimeMs: ctime[i] }]),
+      });
+    }
+  }
+
+  /** Path key → row, built on first need (a warm scan visits the rows in order: see `row`). */
+  get rows(): Map<string, number> {
+    this.index ??= new Map(this.paths.map((p, i) => [p, i]));
+    return this.index;
+  }
+
+  /** The row of `key`, tried first at `guess` (the row after the previous one looked up). */
+  row(key: string, guess: number): number | undefined {
+    return this.paths[guess] === key ? guess : this.rows.get(key);
+  }
+
+  stamp(row: number): FileStamp {
+    const mtimeMs = this.body.mtime[row];
+    return { size: this.body.size[row], mtimeMs, ctimeMs: mtimeMs + this.body.ctime[row] };
+  }
+
+  hash(row: number): string | null {
+    return this.found.get(row)?.[0] ?? null;
+  }
+
+  result(row: number): FileResult | null {
+    return this.found.get(row)?.[1] ?? null;
+  }
+
+  entry(row: number): CacheEntry {
+    return { ...this.stamp(row), hash: this.hash(row), result: this.result(row) };
+  }
+
+  /** Every entry by path key (tests and tools; a scan reads rows as needed). */
+  entries(): Map<string, CacheEntry> {
+    return new Map(this.paths.map((p, i) => [p, this.entry(i)]));
+  }
+}
+
+const sign = (key: Buffer) => createHmac("sha256", key);
+
+function sameMac(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Why a cache file was not used (for --verbose); silent for a cache not written yet. */
+export type CacheNote = (why: string) => void;
+
+/**
+ * The cache at `file`, or null when it is missing, refused (not a regular file of ours alone,
+ * too large), foreign, stale, truncated, unsigned or invalid in any field; `note` hears why.
+ */
+// speky:speky-ts#CACHE-UNTRUSTED
+export function readCacheFile(file: string, scope: string, note: CacheNote = () => {}): CacheFile | null {
+  const read = readRegularSync(file, { noFollow: true, maxBytes: MAX_CACHE_BYTES });
+  if (isRefusal(read)) {
+    if (read.code !== "ENOENT") note(`scan cache ${file} not used: ${read.kind ?? read.problem}`);
+    return null;
+  }
+  const refuse = (why: string) => {
+    note(`scan cache ${file} not used: ${why}`);
+    return null;
+  };
+  const owner = notOurs(read.stat, "the file");
+  if (owner) return refuse(owner);
+  const signingKey = cacheSigningKey(path.dirname(file), false);
+  if (typeof signingKey === "string") return refuse(signingKey);
+  const text = read.bytes.toString("utf8");
+  const first = text.indexOf("\n");
+  const last = text.lastIndexOf("\n", text.length - 2);
+  if (first < 0 || last <= first || !text.endsWith("\n")) return refuse("truncated");
+  try {
+    const headerLine = text.slice(0, first);
+    const header = JSON.parse(headerLine) as unknown;
+    const badHeader = checkHeader(header);
+    if (badHeader) return refuse(badHeader);
+    const h = header as Header;
+    if (h.key !== cacheKey()) return refuse("written by another build of speky-ts");
+    if (h.scope !== scope) return refuse("written for another scope");
+    const trailer = JSON.parse(text.slice(last + 1, -1)) as unknown;
+    if (!isObject(trailer) || !isCount(trailer.entries) || !isString(trailer.mac)) return refuse("trailer is invalid");
+    const body = text.slice(first + 1, last);
+    const mac = sign(signingKey).update(`${headerLine}\n`).update(body).digest("base64");
+    if (!sameMac(mac, trailer.mac)) return refuse("its signature does not verify");
+    const parsed = JSON.parse(body) as unknown;
+    const badBody = checkBody(parsed, trailer.entries);
+    if (badBody) return refuse(badBody);
+    const b = parsed as Body;
+    const paths = trailer.entries === 0 ? [] : b.paths.split("\n");
+    if (paths.length !== trailer.entries || (trailer.entries === 0 && b.paths !== "")) return refuse("path count is wrong");
+    if (paths.some((p) => p === "" || p.includes("\0"))) return refuse("a path is invalid");
+    return new CacheFile(h.started, paths, b);
+  } catch (err) {
+    return refuse(`not JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+/** Text to a file descriptor in chunks, signed on the way: no whole copy of the cache in memory. */
+class ChunkWriter {
+  private readonly parts: string[] = [];
+  private length = 0;
+  private written = 0;
+
+  constructor(
+    private readonly fd: number,
+    private readonly mac: ReturnType<typeof sign>,
+  ) {}
+
+  write(text: string): void {
+    this.parts.push(text);
+    this.length += text.length;
+    if (this.length >= 1 << 16) this.flush();
+  }
+
+  flush(): void {
+    const chunk = this.parts.join("");
+    this.parts.length = 0;
+    this.length = 0;
+    this.mac.update(chunk);
+    this.written += writeSync(this.fd, chunk);
+    if (this.written > MAX_CACHE_BYTES) throw new Error("the cache would exceed its size cap");
+  }
+
+  digest(): string {
+    this.flush();
+    return this.mac.digest("base64");
+  }
+}
+
+/** The body (see Body), written column by column. */
+function writeBody(out: ChunkWriter, rows: [key: string, entry: CacheEntry][], walks: Map<string, CachedWalk>): void {
+  out.write('{"paths":"');
+  rows.forEach(([key], i) => out.write((i > 0 ? "\\n" : "") + JSON.stringify(key).slice(1, -1)));
+  out.write('"');
+  const columns = {
+    size: (e: CacheEntry) => e.size,
+    mtime: (e: CacheEntry) => e.mtimeMs,
+    // Exact: two close doubles subtract exactly, and add back exactly.
+    ctime: (e: CacheEntry) => e.ctimeMs - e.mtimeMs,
+  };
+  for (const [name, value] of Object.entries(columns)) {
+    out.write(`,"${name}":[`);
+    rows.forEach(([, e], i) => out.write((i > 0 ? "," : "") + JSON.stringify(value(e))));
+    out.write("]");
+  }
+  out.write(',"found":[');
+  let first = true;
+  rows.forEach(([, e], i) => {
+    if (!e.result || !e.hash) return;
+    out.write((first ? "" : ",") + JSON.stringify([i, e.hash, e.result]));
+    first = false;
+  });
+  out.write('],"walks":[');
+  const index = new Map(rows.map(([key], i) => [key, i]));
+  first = true;
+  for (const [id, walk] of walks) {
+    const files = walk.files.map((key) => index.get(key));
+    // A walk whose files aren't all rows, or with a newline in a name, is walked again next time.
+    if (files.some((i) => i === undefined) || walk.dirs.some(([key]) => key.includes("\n"))) continue;
+    const [start, rule] = id.split("\0");
+    const dirs = walk.dirs;
+    const row: WalkRow = [start, rule, files as number[], dirs.map(([k]) => k).join("\n"), dirs.map(([, d]) => d.mtimeMs), dirs.map(([, d]) => d.ctimeMs)];
+    out.write((first ? "" : ",") + JSON.stringify(row));
+    first = false;
+  }
+  out.write("]}");
+}
+
+/**
+ * Writes atomically: a private temporary file (0600, created exclusively, never through a
+ * link) in the same directory, renamed over the old one once whole. A writer killed before the
+ * rename leaves the old cache (and a temporary file that is never read, removed after an hour).
+ * Throws when the folder has no usable key or the cache would exceed MAX_CACHE_BYTES.
+ */
+export function writeCacheFile(
+  file: string,
+  scope: string,
+  started: number,
+  entries: Map<string, CacheEntry>,
+  walks: Map<string, CachedWalk> = new Map(),
+): void {
+  const rows = [...entries].filter(([key]) => !key.includes("\n") && !key.includes("\0")); // such a name: not cached
+  const dir = path.dirname(file);
+  const signingKey = cacheSigningKey(dir, true);
+  if (typeof signingKey === "string") throw new Error(signingKey);
+  removeStaleTemps(dir);
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+  try {
+    try {
+      const header: Header = { format: FORMAT, version: FORMAT_VERSION, key: cacheKey(), scope, started };
+      const headerLine = JSON.stringify(header);
+      writeSync(fd, `${headerLine}\n`);
+      const body = new ChunkWriter(fd, sign(signingKey).update(`${headerLine}\n`));
+      writeBody(body, rows, walks);
+      const trailer: Trailer = { entries: rows.length, mac: body.digest() };
+      writeSync(fd, `\n${JSON.stringify(trailer)}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+  } catch (err) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // already gone
+    }
+    throw err;
+  }
+}
+
+function removeStaleTemps(dir: string): void {
+  const now = Date.now();
+  for (const name of filesOf(dir, (n) => n.endsWith(".tmp"))) {
+    const file = path.join(dir, name);
+    try {
+      if (now - statSync(file).mtimeMs > STALE_TEMP_MS) unlinkSync(file);
+    } catch {
+      // another process's
+    }
+  }
+}
