@@ -147,6 +147,9 @@ function fields(what: string, tests: Record<string, (x: unknown) => boolean>): C
   };
 }
 
+const isSpan = (x: unknown) => Array.isArray(x) && x.length === 2 && isCount(x[0]) && isCount(x[1]);
+const optional = (ok: (x: unknown) => boolean) => (x: unknown) => x === undefined || ok(x);
+
 const checkTag = fields("tag", {
   line: isCount,
   column: isCount,
@@ -159,6 +162,7 @@ const checkTag = fields("tag", {
   is_test: (x) => typeof x === "boolean",
   reference: (x) => typeof x === "boolean",
   warning: orNull(isString),
+  span: optional(isSpan),
 } satisfies Record<keyof RawTag, (x: unknown) => boolean>);
 
 const checkDiagnostic = fields("diagnostic", {
@@ -178,6 +182,10 @@ function checkResult(x: unknown): string | null {
   for (const d of x.diagnostics) {
     const why = checkDiagnostic(d);
     if (why) return why;
+  }
+  if (x.outline !== undefined) {
+    const o = x.outline;
+    if (!isObject(o) || !isCount(o.lines) || !Array.isArray(o.spans) || !o.spans.every(isSpan)) return "result.outline is invalid";
   }
   return null;
 }
