@@ -3,5 +3,6 @@ import { checkCommand } from "./check.js";
 import type { Command } from "./command.js";
 import { scanCommand } from "./scan-command.js";
 import { reportCommand } from "../report/cli.js";
+import { lspCommand } from "../lsp/main.js";
 
-export const COMMANDS: readonly Command[] = [checkCommand, scanCommand, reportCommand];
+export const COMMANDS: readonly Command[] = [checkCommand, scanCommand, reportCommand, lspCommand];

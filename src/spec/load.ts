@@ -26,7 +26,7 @@ const KIND_LIST = `${KINDS.slice(0, -1).join(", ")} or ${KINDS[KINDS.length - 1]
  * `specs` is null when any of them is an error.
  */
 export async function loadSpecs(paths: string[], options: LoadOptions = {}): Promise<LoadResult> {
-  const loader = new Loader(options.cwd ?? process.cwd());
+  const loader = new Loader(options.cwd ?? process.cwd(), options.overlay);
   for (const given of paths) await loader.loadGiven(given, false);
   for (const given of options.csvs ?? []) await loader.loadGiven(given, true);
   return loader.finish();
@@ -57,7 +57,17 @@ class Loader {
   private readonly coverage: { manifest: Manifest; categories: Written[]; report: FileReport }[] = [];
   private readonly links: Promise<void>[] = [];
 
-  constructor(private readonly cwd: string) {}
+  constructor(
+    private readonly cwd: string,
+    private readonly overlay: ReadonlyMap<string, string> | undefined,
+  ) {}
+
+  /** The file's reading, with its overlay text when it has one. */
+  private read(abs: string): ReturnType<typeof readSpecFile> {
+    const text = this.overlay?.get(abs);
+    const read = readSpecFile(abs);
+    return text === undefined ? read : read.then((file) => ("problem" in file ? file : { real: file.real, text }));
+  }
 
   loadGiven(given: string, csv: boolean): Promise<void> {
     return this.loadFile({ abs: path.resolve(this.cwd, given), display: given, owner: null, csv });
@@ -86,7 +96,7 @@ class Loader {
   }
 
   /** Loads a file, unless loaded already; `read` is its reading, when started in advance. */
-  private async loadFile(reach: Reach, read = readSpecFile(reach.abs)): Promise<void> {
+  private async loadFile(reach: Reach, read = this.read(reach.abs)): Promise<void> {
     const report = new FileReport(reach.display, this.diagnostics);
     const file = await read;
     if ("problem" in file) {
@@ -156,7 +166,7 @@ class Loader {
     }
     if (result.warning) owner.report.warning(pattern, result.warning);
     // Read ahead (reading waits on the disk, parsing on the CPU), then load in order.
-    const reads = result.files.map((abs) => readSpecFile(abs));
+    const reads = result.files.map((abs) => this.read(abs));
     for (const [i, abs] of result.files.entries()) {
       await this.loadFile({ abs, display: displayPath(owner.root, abs), owner, csv }, reads[i]);
     }

@@ -106,6 +106,11 @@ export interface LoadOptions {
   csvs?: string[];
   /** Directory that command-line paths are relative to; default process.cwd(). */
   cwd?: string;
+  /**
+   * Texts that replace the content of files on disk, by absolute path (an editor's unsaved
+   * buffers): the file must still exist, and is read with its text instead.
+   */
+  overlay?: ReadonlyMap<string, string>;
 }
 
 export interface LoadResult {

@@ -1,0 +1,55 @@
+// What hover shows of an ID, and the counts of a code lens: read from the model, with the
+// open buffers' tags counted in.
+import { coverageOf, isAutomated, type Model } from "../model/model.js";
+import { suggestId } from "../model/suggest.js";
+import type { Item } from "../spec/types.js";
+import type { Project } from "./project.js";
+
+/** Hover text is bounded: a spec's long text can be anything. */
+const MAX_TEXT = 4000;
+
+const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
+const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
+
+export function testCounts(model: Model, id: string): { tests: number; automated: number } {
+  const tests = model.testedBy.get(id) ?? [];
+  return { tests: tests.length, automated: tests.filter((t) => isAutomated(model, t.id)).length };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+// speky:speky-ts#LSP-LENS
+/** "n tests (m automated) · k code references" */
+export function lensTitle(project: Project, model: Model, id: string): string {
+  const { tests, automated } = testCounts(model, id);
+  return `${plural(tests, "test")} (${automated} automated) · ${plural(project.tagsOf(id).length, "code reference")}`;
+}
+
+// speky:speky-ts#LSP-HOVER
+/** Markdown for an item: title, text, category, tags, tests or steps, code references. */
+export function describeItem(project: Project, model: Model, item: Item): string {
+  const lines: string[] = [];
+  lines.push(`**${item.id}**${item.short ? ` — ${item.short}` : ""}`, "");
+  lines.push(`*${item.kind}* · category ${code(item.category)}`, "");
+  if (item.long) lines.push(clip(item.long.trimEnd()), "");
+  if (item.kind === "requirement") {
+    if (item.tags.length > 0) lines.push(`Tags: ${item.tags.map(code).join(", ")}`, "");
+    const tests = model.testedBy.get(item.id) ?? [];
+    const { automated } = testCounts(model, item.id);
+    const list = tests.slice(0, 20).map((t) => `${t.id} (${isAutomated(model, t.id) ? "automated" : "manual"})`);
+    const more = tests.length > 20 ? `, and ${tests.length - 20} more` : "";
+    lines.push(`Tests: ${plural(tests.length, "test")} (${automated} automated)${list.length ? `: ${list.join(", ")}${more}` : ""}`, "");
+    lines.push(`Coverage: ${coverageOf(model, item.id)}`, "");
+  } else {
+    const validates = item.ref.slice(0, 20).join(", ") + (item.ref.length > 20 ? `, and ${item.ref.length - 20} more` : "");
+    lines.push(`Steps: ${item.steps.length} · validates ${validates}`, "");
+  }
+  lines.push(`Code references: ${project.tagsOf(item.id).length}`);
+  return lines.join("\n");
+}
+
+/** Markdown for an ID no loaded item defines. */
+export function describeUnknown(model: Model, id: string): string {
+  const suggestion = suggestId(id, model.byId.keys());
+  return `**${id}**: unknown ID${suggestion ? `; did you mean **${suggestion}**?` : ""}`;
+}

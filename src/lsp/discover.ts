@@ -1,0 +1,91 @@
+// Zero configuration: the top-level manifests of the workspace folders. A manifest is a
+// YAML/TOML file declaring `kind: project`; a top-level one is not loaded as a sub-project
+// by another. `speky.yaml` at a folder's root comes first. The walk is bounded: the
+// workspace can be a huge or hostile tree.
+import fs from "node:fs";
+import path from "node:path";
+import { compareStrings } from "../diagnostics.js";
+import { expandGlob } from "../spec/globs.js";
+import { entryOf, stringValue } from "../spec/node.js";
+import { FileReport } from "../spec/report.js";
+import { readToml } from "../spec/toml-source.js";
+import { readYaml } from "../spec/yaml-source.js";
+
+const MAX_DEPTH = 8;
+const MAX_ENTRIES = 50_000;
+const MAX_MANIFEST_BYTES = 256 * 1024;
+const SKIPPED_DIRS = new Set([".git", "node_modules", ".hg", ".svn", "dist", "build", "target", ".venv", "venv", "__pycache__"]);
+const MANIFEST_EXTENSIONS = new Set([".yaml", ".yml", ".toml"]);
+const PROJECT_KIND = /^kind\s*[:=]\s*["']?project["']?\s*(#.*)?$/m;
+
+/** Candidate manifest files under `folder`, breadth first, never following links. */
+function candidates(folder: string): string[] {
+  const found: string[] = [];
+  let entries = 0;
+  let level = [folder];
+  for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      let list: fs.Dirent[];
+      try {
+        list = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of list) {
+        if (++entries > MAX_ENTRIES) return found;
+        const abs = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (!SKIPPED_DIRS.has(entry.name)) next.push(abs);
+        } else if (entry.isFile() && MANIFEST_EXTENSIONS.has(path.extname(entry.name).toLowerCase()) && declaresProject(abs)) {
+          found.push(abs);
+        }
+      }
+    }
+    level = next.sort(compareStrings);
+  }
+  return found;
+}
+
+function declaresProject(abs: string): boolean {
+  try {
+    if (fs.statSync(abs).size > MAX_MANIFEST_BYTES) return false;
+    return PROJECT_KIND.test(fs.readFileSync(abs, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** The files a manifest's `files` globs reach (where sub-projects are found). */
+async function reached(manifest: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = fs.readFileSync(manifest, "utf8");
+  } catch {
+    return [];
+  }
+  const report = new FileReport(manifest, []);
+  const root = path.extname(manifest).toLowerCase() === ".toml" ? readToml(text, report) : await readYaml(text, report);
+  if (!root || root.type !== "map") return [];
+  const base = path.resolve(path.dirname(manifest), stringValue(entryOf(root, "root_directory")?.value) ?? ".");
+  const files = entryOf(root, "files")?.value;
+  const out: string[] = [];
+  for (const pattern of files?.type === "seq" ? files.items : []) {
+    const glob = stringValue(pattern);
+    if (glob === undefined) continue;
+    const result = await expandGlob(base, glob);
+    if ("files" in result) out.push(...result.files);
+  }
+  return out;
+}
+
+// speky:speky-ts#LSP-DISCOVER
+/** Top-level manifests of the folders: `speky.yaml` at a folder's root first, then by path. */
+export async function discoverManifests(folders: readonly string[]): Promise<string[]> {
+  const all = new Set<string>();
+  for (const folder of folders) for (const file of candidates(folder)) all.add(file);
+  const sub = new Set<string>();
+  for (const manifest of all) for (const file of await reached(manifest)) if (file !== manifest) sub.add(file);
+  const rank = (file: string) => (folders.some((f) => path.join(f, "speky.yaml") === file) ? 0 : 1);
+  return [...all].filter((f) => !sub.has(f)).sort((a, b) => rank(a) - rank(b) || compareStrings(a, b));
+}

@@ -1,0 +1,34 @@
+// `speky lsp`: the language server over stdio. `--stdio` is what VS Code's client passes;
+// stdio is the only transport, so it is accepted and ignored.
+import path from "node:path";
+import { createConnection, StreamMessageReader, StreamMessageWriter } from "vscode-languageserver/node";
+import { flag } from "../cli/args.js";
+import type { Command } from "../cli/command.js";
+import { startServer } from "./server.js";
+
+// speky:speky-ts#LSP-SERVER
+export const lspCommand: Command = {
+  name: "lsp",
+  summary: "serve the specs to an editor (Language Server Protocol over stdio)",
+  usage: ["[MANIFEST...] [--stdio] [--no-watch]"],
+  description: `Hover, go to definition, diagnostics as you type, completion of IDs, references,
+code lenses and workspace symbols, for code tags and spec files alike.
+Without MANIFEST: the client's initializationOptions.manifests, else the top-level
+manifests (kind: project) found in the workspace folders. The specs are loaded and the
+code scanned after initialize, in the background; the files are then watched.`,
+  options: [
+    { name: "stdio", help: "accepted and ignored: stdio is the transport" },
+    { name: "no-watch", help: "serve the model loaded at start-up" },
+  ],
+  async run(args, context) {
+    const manifests = args.positionals.map((p) => path.resolve(context.cwd, p));
+    const connection = createConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+    startServer(connection, { manifests, watch: !flag(args, "no-watch") });
+    // The library ends the process on the `exit` notification; a closed stdin ends it too.
+    await new Promise<void>((resolve) => {
+      process.stdin.on("end", resolve);
+      process.stdin.on("close", resolve);
+    });
+    return 0;
+  },
+};

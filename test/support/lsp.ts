@@ -1,0 +1,126 @@
+// Talk to the built `speky lsp` as an editor does: a real LSP client connection
+// (vscode-languageserver-protocol) over the child's stdio, documents opened and edited with
+// didOpen/didChange, and waits on the server's own notifications (never on sleeps).
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+} from "vscode-languageserver-protocol/node";
+import type { Diagnostic, InitializeResult, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
+import { SPEKY_BIN } from "./process.js";
+
+export interface Status {
+  generation: number;
+  state: string;
+  manifests: string[];
+  requirements: number;
+  tests: number;
+  code_references: number;
+  scanned: boolean;
+}
+
+type Waiter<T> = { test: (value: T) => boolean; resolve: (value: T) => void };
+
+export interface LspSession {
+  connection: ProtocolConnection;
+  initialize: InitializeResult;
+  dir: string;
+  uri(rel: string): string;
+  /** Resolves with the first status (already seen or to come) that passes `test`. */
+  status(test: (s: Status) => boolean): Promise<Status>;
+  /** Resolves with the first diagnostics of `rel`, at `version` or later, that pass `test`. */
+  diagnostics(rel: string, version: number, test?: (d: Diagnostic[]) => boolean): Promise<Diagnostic[]>;
+  open(rel: string, text?: string, languageId?: string): number;
+  change(rel: string, text: string): number;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  args?: string[];
+  initializationOptions?: unknown;
+  /** Workspace folder; default the session's directory. */
+  folder?: string;
+}
+
+export async function startLsp(dir: string, options: StartOptions = {}): Promise<LspSession> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [SPEKY_BIN, "lsp", "--stdio", ...(options.args ?? [])], {
+    cwd: dir,
+    env: { ...process.env, SPEKY_CACHE_DIR: path.join(dir, ".cache") },
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const statuses: Status[] = [];
+  const statusWaiters: Waiter<Status>[] = [];
+  const published: PublishDiagnosticsParams[] = [];
+  const diagnosticWaiters: Waiter<PublishDiagnosticsParams>[] = [];
+  connection.onNotification("$/speky/status", (s: Status) => {
+    statuses.push(s);
+    for (const w of statusWaiters.splice(0)) (w.test(s) ? w.resolve(s) : statusWaiters.push(w));
+  });
+  connection.onNotification("textDocument/publishDiagnostics", (p: PublishDiagnosticsParams) => {
+    published.push(p);
+    for (const w of diagnosticWaiters.splice(0)) (w.test(p) ? w.resolve(p) : diagnosticWaiters.push(w));
+  });
+  connection.onNotification("window/logMessage", () => undefined);
+  connection.onRequest("workspace/codeLens/refresh", () => null);
+  connection.listen();
+  const folder = options.folder ?? dir;
+  const initialize = (await connection.sendRequest("initialize", {
+    processId: process.pid,
+    rootUri: pathToFileURL(folder).href,
+    workspaceFolders: [{ uri: pathToFileURL(folder).href, name: path.basename(folder) }],
+    capabilities: { workspace: { codeLens: { refreshSupport: true } }, textDocument: { publishDiagnostics: { versionSupport: true } } },
+    initializationOptions: options.initializationOptions,
+  })) as InitializeResult;
+  await connection.sendNotification("initialized", {});
+  const versions = new Map<string, number>();
+  const uri = (rel: string) => pathToFileURL(path.join(dir, rel)).href;
+  return {
+    connection,
+    initialize,
+    dir,
+    uri,
+    status(test) {
+      const seen = statuses.find(test);
+      return seen ? Promise.resolve(seen) : new Promise((resolve) => statusWaiters.push({ test, resolve }));
+    },
+    diagnostics(rel, version, test = () => true) {
+      const target = uri(rel);
+      const passes = (p: PublishDiagnosticsParams) => p.uri === target && (p.version ?? 0) >= version && test(p.diagnostics);
+      const seen = published.find(passes);
+      if (seen) return Promise.resolve(seen.diagnostics);
+      return new Promise((resolve) => diagnosticWaiters.push({ test: passes, resolve: (p) => resolve(p.diagnostics) }));
+    },
+    open(rel, text, languageId = "plaintext") {
+      const content = text ?? readFileSync(path.join(dir, rel), "utf8");
+      versions.set(rel, 1);
+      void connection.sendNotification("textDocument/didOpen", { textDocument: { uri: uri(rel), languageId, version: 1, text: content } });
+      return 1;
+    },
+    change(rel, text) {
+      const version = (versions.get(rel) ?? 1) + 1;
+      versions.set(rel, version);
+      void connection.sendNotification("textDocument/didChange", { textDocument: { uri: uri(rel), version }, contentChanges: [{ text }] });
+      return version;
+    },
+    stderr: () => stderr,
+    async close() {
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      try {
+        await connection.sendRequest("shutdown");
+        await connection.sendNotification("exit");
+      } catch {
+        child.kill();
+      }
+      await exited;
+      connection.dispose();
+    },
+  };
+}
