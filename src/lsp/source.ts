@@ -1,5 +1,5 @@
 // Source files: the tag under the cursor, the diagnostics of an unsaved buffer (the scanner
-// run on its text), and completion after `speky:` in comments.
+// run on its text), and completion of `speky:<project>#<ID>` tags in comments.
 import {
   CompletionItemKind,
   DiagnosticSeverity,
@@ -83,7 +83,7 @@ export async function sourceDiagnostics(
 /** Completion items are capped: the client asks again as the user types (isIncomplete). */
 export const MAX_COMPLETIONS = 200;
 
-/** IDs starting with `typed` (case-insensitive), then IDs containing it, capped. */
+/** IDs starting with `typed` (case-insensitive), then (from two characters on) IDs containing it, capped. */
 export function matchingIds(model: Model, typed: string, order: "requirements" | "tests" | "both"): string[] {
   const lists =
     order === "requirements" ? [model.requirementIds, model.testIds] : order === "tests" ? [model.testIds, model.requirementIds] : [model.requirementIds, model.testIds];
@@ -97,7 +97,7 @@ export function matchingIds(model: Model, typed: string, order: "requirements" |
         if (hit && out.push(id) >= MAX_COMPLETIONS) return out;
       }
     }
-    if (upper === "") break;
+    if (upper.length < 2) break;
   }
   return out;
 }
@@ -118,7 +118,7 @@ export function idItems(model: Model, ids: string[], range: { start: Position; e
 
 // speky:speky-ts#LSP-COMPLETION
 /**
- * After `speky:` the project names, after `speky:<project>#` the IDs; only where the scanner
+ * After the tag marker the project names, after `speky:<project>#` the IDs; only where the scanner
  * would take the finished tag for a tag (a comment or a docstring): the buffer is scanned
  * with a tag completed at the cursor, and the verdict on that tag decides.
  */
