@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadSpecs } from "../spec/load.js";
 import { generateLargeSpec } from "../spec/generate.js";
+import { benchLsp, LSP_GOALS } from "./lsp-latency.js";
 import { benchMcp } from "./mcp-latency.js";
 import { benchReport, REPORT_GOALS, type ReportFigures } from "./report.js";
 import { writeTaggedSources } from "./tagged-sources.js";
@@ -197,6 +198,22 @@ async function benchMcpServer(cacheDir: string): Promise<{ initMs: number | null
   return { initMs: m ? Number(m[1]) : null, coldMs };
 }
 
+/** `speky lsp` on the same 10,000-requirement project (src/bench/lsp-latency.ts): its goal rows. */
+async function benchLspServer(cacheDir: string): Promise<Row[]> {
+  log();
+  log("LSP server (src/bench/lsp-latency.ts)");
+  process.env.SPEKY_CACHE_DIR = cacheDir;
+  const { lines, p99, diagnosticsMs } = await benchLsp();
+  for (const line of lines) log(`   ${line}`);
+  const worst = (values: Record<string, number>) => (Object.keys(values).length ? Math.max(...Object.values(values)) : null);
+  const requests = worst(p99);
+  const diagnostics = worst(diagnosticsMs);
+  return [
+    { goal: "LSP hover/definition/completion p99", measured: requests === null ? "?" : `${requests.toFixed(1)} ms (worst)`, target: `< ${LSP_GOALS.requestP99Ms} ms`, met: requests === null ? null : requests < LSP_GOALS.requestP99Ms },
+    { goal: "LSP keystroke → diagnostics", measured: diagnostics === null ? "?" : `${fmtMs(diagnostics)} (worst)`, target: `< ${LSP_GOALS.diagnosticsMs} ms`, met: diagnostics === null ? null : diagnostics < LSP_GOALS.diagnosticsMs },
+  ];
+}
+
 function profileScan(label: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): void {
   const dir = mkdtempSync(path.join(tmpdir(), "speky-bench-prof-"));
   try {
@@ -308,6 +325,7 @@ async function main(): Promise<void> {
         profileScan("warm (cached)", args, env, tree.repo);
       }
     }
+    rows.push(...(await benchLspServer(cacheDir)));
     log();
     table(rows);
     log();
@@ -317,4 +335,11 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// `npm run bench -- lsp`: the language server's part alone.
+if (process.argv[2] === "lsp") {
+  const rows = await benchLspServer(mkdtempSync(path.join(tmpdir(), "speky-bench-cache-")));
+  log();
+  table(rows);
+} else {
+  await main();
+}
