@@ -63,6 +63,11 @@ export class Project extends EventEmitter<ProjectEvents> {
     return this.live?.current ?? null;
   }
 
+  /** True while the first scan of the code sources runs (the specs are served meanwhile). */
+  get scanning(): boolean {
+    return this.live?.snapshot().scanning != null;
+  }
+
   get loading(): boolean {
     return this.opening !== null;
   }
@@ -83,7 +88,8 @@ export class Project extends EventEmitter<ProjectEvents> {
 
   private async load(): Promise<void> {
     if (this.live || this.paths.length === 0) return;
-    const { live, diagnostics } = await LiveModel.open(this.paths, { cwd: this.cwd }, DEBOUNCE_MS);
+    // The specs are served as soon as they load; the code is scanned after, in the background.
+    const { live, diagnostics } = await LiveModel.open(this.paths, { cwd: this.cwd }, { debounceMs: DEBOUNCE_MS, background: true });
     if (!live) {
       this.failure = diagnostics;
       this.emit("rejected", diagnostics);
@@ -92,6 +98,11 @@ export class Project extends EventEmitter<ProjectEvents> {
     this.live = live;
     this.failure = [];
     live.on("swapped", () => this.swapped());
+    // Same specs, now with their code references.
+    live.on("scanned", () => {
+      this.generation++;
+      this.emit("changed");
+    });
     live.on("rejected", (problems) => this.emit("rejected", problems));
     live.on("warning", (message) => this.emit("warning", message));
     if (this.watch) live.startWatching();

@@ -82,7 +82,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       requirements: model?.requirementIds.length ?? 0,
       tests: model?.testIds.length ?? 0,
       code_references: model?.codeReferences.length ?? 0,
-      scanned: model?.scanStats != null,
+      scanned: model !== null && !project!.scanning,
     };
     void connection.sendNotification(STATUS_NOTIFICATION, status);
   }
