@@ -190,15 +190,35 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
   // speky:speky-ts#TEST-LSP-SPEC-DIAGNOSTICS
   it("reports the loader's errors of an unsaved spec buffer at their line and column, then clears them", async () => {
     const original = readFileSync(path.join(s.dir, "specs/tests.yaml"), "utf8");
-    const broken = original.replace("      - REQ-CART\n", "      - REQ-CARD\n").replace("  - id: TST-PAY-MANUAL\n", "  - id: TST-PAY-MANUAL\n    owner: Ana\n");
+    const broken = original
+      .replace("      - REQ-CART\n", "      - REQ-CARD\n")
+      .replace("  - id: TST-PAY-MANUAL\n", "  - id: REQ-PAY\n    owner: Ana\n")
+      .replace("prereq: [TST-CART]", "prereq: [REQ-CART]");
     const v = s.change("specs/tests.yaml", broken);
     const found = await s.diagnostics("specs/tests.yaml", v, (d) => d.length > 0);
     // The same file on disk, checked by `speky check`, gives the same messages at the same places.
     const expected = checkMessages(s.dir, "specs/tests.yaml", broken);
     expect(found.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity === ERROR ? "error" : "warning"}: ${d.message}`)).toEqual(expected);
-    expect(expected.length).toBe(2);
+    expect(expected.length).toBe(4);
     const fixed = s.change("specs/tests.yaml", original);
     expect(await s.diagnostics("specs/tests.yaml", fixed)).toEqual([]);
+  });
+
+  it("reports the errors of an unsaved comments file and manifest too (a whole load with the buffers)", async () => {
+    const comments = readFileSync(path.join(s.dir, "specs/comments.yaml"), "utf8");
+    const badComment = comments.replace("about: REQ-PAY", "about: REQ-PAYY");
+    const v = s.open("specs/comments.yaml", badComment, "yaml");
+    const found = await s.diagnostics("specs/comments.yaml", v, (d) => d.length > 0);
+    expect(found.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.message}`)).toEqual(
+      checkMessages(s.dir, "specs/comments.yaml", badComment).map((m) => m.replace(": error:", ":")),
+    );
+    expect(await s.diagnostics("specs/comments.yaml", s.change("specs/comments.yaml", comments))).toEqual([]);
+    const manifest = readFileSync(path.join(s.dir, "speky.yaml"), "utf8");
+    const badManifest = manifest.replace("  - specs/*.toml\n", "  - specs/*.tml\n");
+    const m = s.open("speky.yaml", badManifest, "yaml");
+    const warned = await s.diagnostics("speky.yaml", m, (d) => d.length > 0);
+    expect(warned.map((d) => [d.severity, d.range.start.line, d.message])).toEqual([[WARNING, 4, "'specs/*.tml' matched no file"]]);
+    expect(await s.diagnostics("speky.yaml", s.change("speky.yaml", manifest))).toEqual([]);
   });
 
   it("completes IDs in ref, prereq and about of spec buffers", async () => {

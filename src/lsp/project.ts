@@ -21,6 +21,14 @@ export interface TagPlace {
   is_test: boolean;
 }
 
+/** Where a spec file stands in the served model. */
+export interface SpecFilePlace {
+  /** Its index in the load order. */
+  index: number;
+  display: string;
+  project: string | null;
+}
+
 export interface OpenText {
   text: string;
   version: number;
@@ -32,6 +40,8 @@ export interface ProjectEvents {
   /** The specs failed to load (first load) or to reload (the last good model stays). */
   rejected: [problems: Diagnostic[]];
   warning: [message: string];
+  /** Every spec file of the served model is indexed (requests no longer parse any). */
+  indexed: [];
 }
 
 const SPEC_INDEX_EXTENSIONS = new Set([".yaml", ".yml", ".toml"]);
@@ -127,13 +137,19 @@ export class Project extends EventEmitter<ProjectEvents> {
 
   /** Indexes every spec file ahead of the first request, yielding between files. */
   private async warm(): Promise<void> {
-    const generation = this.generation;
-    for (const file of this.model?.specs.files ?? []) {
-      if (this.generation !== generation) return;
+    const files = this.model?.specs.files ?? [];
+    this.indexed = false;
+    for (const file of files) {
+      if (this.model?.specs.files !== files) return;
       if (SPEC_INDEX_EXTENSIONS.has(path.extname(file).toLowerCase())) await this.indexOf(file);
       await new Promise((resolve) => setImmediate(resolve));
     }
+    this.indexed = true;
+    this.emit("indexed");
   }
+
+  /** True once every spec file of the served model is indexed. */
+  indexed = false;
 
   /** Positions of the IDs of a spec file: from its open buffer, else from disk. */
   indexOf(abs: string): Promise<SpecFileIndex> {
@@ -178,8 +194,34 @@ export class Project extends EventEmitter<ProjectEvents> {
   /** Where an item's `id` is written; the item's own location when the file can't tell. */
   async definitionOf(item: Item): Promise<{ abs: string; spot: Pick<Definition, "line" | "start" | "end"> }> {
     const abs = this.specFileOf(item);
-    const found = (await this.indexOf(abs)).definitions.find((d) => d.id === item.id);
+    const found = (await this.indexOf(abs)).byId.get(item.id);
     return { abs, spot: found ?? { line: Math.max(0, item.loc.line - 1), start: Math.max(0, item.loc.column - 1), end: Math.max(0, item.loc.column - 1) } };
+  }
+
+  private order: { generation: number; files: Map<string, SpecFilePlace>; items: { item: Item; file: number }[] } | null = null;
+
+  /**
+   * The served model's spec files that hold items (with the place of each in the load order
+   * and its displayed path), and its items with the load-order index of their file.
+   */
+  loadOrder(): { files: Map<string, SpecFilePlace>; items: { item: Item; file: number }[] } {
+    if (this.order?.generation === this.generation) return this.order;
+    const model = this.model;
+    const index = new Map((model?.specs.files ?? []).map((f, i) => [f, i]));
+    const files = new Map<string, SpecFilePlace>();
+    const items: { item: Item; file: number }[] = [];
+    for (const item of [...(model?.specs.requirements ?? []), ...(model?.specs.tests ?? [])]) {
+      const abs = this.specFileOf(item);
+      let place = files.get(abs);
+      if (!place) {
+        place = { index: index.get(abs) ?? -1, display: item.source_file, project: item.project };
+        files.set(abs, place);
+      }
+      items.push({ item, file: place.index });
+    }
+    items.sort((a, b) => a.file - b.file);
+    this.order = { generation: this.generation, files, items };
+    return this.order;
   }
 
   setOverlay(abs: string, tags: RawTag[]): void {

@@ -23,7 +23,8 @@ import { discoverManifests } from "./discover.js";
 import { Project } from "./project.js";
 import { idItems, matchingIds, MAX_COMPLETIONS, sourceCompletion, sourceDiagnostics, tagAt } from "./source.js";
 import { spotAt, type IdSpot } from "./spec-index.js";
-import { idFieldAt, isSpecText, specDiagnostics } from "./spec.js";
+import { fileDiagnostics, idFieldAt, isSpecText, specDiagnostics, toLsp } from "./spec.js";
+import { DocumentTrees } from "./trees.js";
 import { splitLines, utf16Column } from "./text.js";
 
 export interface ServerOptions {
@@ -48,6 +49,8 @@ export interface Status {
   tests: number;
   code_references: number;
   scanned: boolean;
+  /** The positions of the IDs of every spec file are known. */
+  indexed: boolean;
 }
 
 function absOf(uri: string): string | null {
@@ -66,6 +69,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   let state: Status["state"] = "loading";
   let lensRefresh = false;
   const timers = new Map<string, NodeJS.Timeout>();
+  const trees = new DocumentTrees();
 
   const openText = (abs: string) => {
     const doc = documents.get(uriOf(abs));
@@ -83,6 +87,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       tests: model?.testIds.length ?? 0,
       code_references: model?.codeReferences.length ?? 0,
       scanned: model !== null && !project!.scanning,
+      indexed: project?.indexed ?? false,
     };
     void connection.sendNotification(STATUS_NOTIFICATION, status);
   }
@@ -93,52 +98,48 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     const model = project?.model;
     if (!abs || !project || !model) return;
     const { version } = doc;
-    const { diagnostics, tags } = await sourceDiagnostics(project, model, abs, doc.getText());
+    const text = doc.getText();
+    const { diagnostics, tags } = await sourceDiagnostics(project, model, abs, text, await trees.parse(doc.uri, abs, text));
     if (documents.get(doc.uri)?.version !== version) return;
     project.setOverlay(abs, tags);
     void connection.sendDiagnostics({ uri: doc.uri, version, diagnostics });
   }
 
-  let specRun: Promise<void> | null = null;
-  let specAgain = false;
-  async function diagnoseSpecs(): Promise<void> {
-    if (specRun) {
-      specAgain = true;
-      return specRun;
+  /** Whole loads (manifests, comments files, a first load that failed) run one at a time. */
+  let wholeLoads: Promise<void> = Promise.resolve();
+
+  // speky:speky-ts#LSP-SPEC-DIAGNOSTICS
+  async function diagnoseSpec(doc: TextDocument): Promise<void> {
+    const abs = absOf(doc.uri);
+    if (!abs || !project || project.paths.length === 0) return;
+    const { version } = doc;
+    const text = doc.getText();
+    const fast = await fileDiagnostics(project, abs, text);
+    if (fast) {
+      if (documents.get(doc.uri)?.version === version) void connection.sendDiagnostics({ uri: doc.uri, version, diagnostics: fast.map((d) => toLsp(d, text)) });
+      return;
     }
-    specRun = (async () => {
-      do {
-        specAgain = false;
-        if (!project || project.paths.length === 0) return;
-        const docs = specDocs();
-        if (docs.length === 0) return;
-        const overlay = new Map(docs.map((d) => [absOf(d.uri)!, d.getText()]));
-        const versions = new Map(docs.map((d) => [d.uri, d.version]));
-        const roots = [...(project.model?.manifests.map((m) => m.root) ?? []), ...project.paths.map((p) => path.dirname(p)), project.cwd];
-        const found = await specDiagnostics(project.paths, project.cwd, overlay, roots);
-        for (const [abs, diagnostics] of found) {
-          const uri = uriOf(abs);
-          if (documents.get(uri)?.version === versions.get(uri)) void connection.sendDiagnostics({ uri, version: versions.get(uri), diagnostics });
-        }
-      } while (specAgain);
-    })().finally(() => {
-      specRun = null;
+    wholeLoads = wholeLoads.then(async () => {
+      if (!project || documents.get(doc.uri)?.version !== version) return;
+      const overlay = new Map(specDocs().map((d) => [absOf(d.uri)!, d.getText()]));
+      const roots = [...(project.model?.manifests.map((m) => m.root) ?? []), ...project.paths.map((p) => path.dirname(p)), project.cwd];
+      const found = await specDiagnostics(project.paths, project.cwd, overlay, roots);
+      if (documents.get(doc.uri)?.version === version) void connection.sendDiagnostics({ uri: doc.uri, version, diagnostics: found.get(abs) ?? [] });
     });
-    return specRun;
+    return wholeLoads;
   }
 
   function schedule(doc: TextDocument): void {
     const abs = absOf(doc.uri);
     if (!abs) return;
     const spec = isSpecText(abs, doc.getText());
-    const key = spec ? "specs" : doc.uri;
-    clearTimeout(timers.get(key));
+    clearTimeout(timers.get(doc.uri));
     timers.set(
-      key,
+      doc.uri,
       setTimeout(
         () => {
-          timers.delete(key);
-          const run = spec ? diagnoseSpecs() : diagnoseSource(doc);
+          timers.delete(doc.uri);
+          const run = spec ? diagnoseSpec(doc) : diagnoseSource(doc);
           run.catch((error: unknown) => connection.console.error(`speky: diagnostics failed: ${String(error)}`));
         },
         spec ? SPEC_DEBOUNCE_MS : SOURCE_DEBOUNCE_MS,
@@ -200,6 +201,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
         sendStatus();
         rediagnoseAll();
       });
+      project.on("indexed", () => sendStatus());
       project.on("warning", (message) => connection.console.warn(`speky: ${message}`));
       if (paths.length === 0) {
         state = "no-manifest";
@@ -222,6 +224,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   documents.onDidClose(({ document }) => {
     const abs = absOf(document.uri);
     if (abs) project?.dropOverlay(abs);
+    trees.close(document.uri);
     clearTimeout(timers.get(document.uri));
     void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
@@ -330,14 +333,15 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     const text = doc.getText();
     if (isSpecText(abs, text)) {
       const prefix = line.slice(0, position.character);
-      const field = idFieldAt(splitLines(text), position.line, prefix);
+      const field = idFieldAt((i) => lineOf(doc, i), position.line, prefix);
       if (!field) return null;
       const typed = /[A-Za-z0-9_-]*$/.exec(prefix)![0];
       const ids = matchingIds(model, typed, field === "ref" ? "requirements" : field === "prereq" ? "tests" : "both");
       const range = { start: { line: position.line, character: position.character - typed.length }, end: position };
       return { isIncomplete: ids.length >= MAX_COMPLETIONS, items: idItems(model, ids, range) };
     }
-    const found = await sourceCompletion(project, model, abs, text, doc.offsetAt(position), position, line);
+    const parsed = await trees.parse(textDocument.uri, abs, text);
+    const found = await sourceCompletion(project, model, abs, text, doc.offsetAt(position), position, line, parsed);
     return found && { isIncomplete: found.incomplete, items: found.items };
   });
 

@@ -9,12 +9,13 @@ import {
 } from "vscode-languageserver";
 import type { Model } from "../model/model.js";
 import { suggestId } from "../model/suggest.js";
-import { scanText, type RawTag } from "../scan/engine.js";
+import { scanText, scanTextWith, type RawTag } from "../scan/engine.js";
 import { scanFileBuffer } from "../scan/file.js";
 import { languageForPath, languageForShebang } from "../scan/languages.js";
 import { MARKER } from "../scan/text.js";
 import type { Project } from "./project.js";
 import { codePointColumn, splitLines, utf16Column } from "./text.js";
+import { inComment, type Parsed } from "./trees.js";
 
 const TAG = /speky:([A-Za-z0-9_.-]+)#([A-Za-z0-9_-]+)/g;
 
@@ -46,8 +47,10 @@ export async function sourceDiagnostics(
   model: Model,
   abs: string,
   text: string,
+  parsed: Parsed | null,
 ): Promise<{ diagnostics: LspDiagnostic[]; tags: RawTag[] }> {
-  const result = await scanFileBuffer(abs, Buffer.from(text, "utf8"));
+  // The buffer's incrementally parsed tree when it has one; else as a file of that name.
+  const result = parsed ? scanTextWith(parsed.lang, abs, text, parsed.tree) : await scanFileBuffer(abs, Buffer.from(text, "utf8"));
   const lines = splitLines(text);
   const range = (line: number, column: number, length: number) => {
     const l = Math.max(0, line - 1);
@@ -116,11 +119,27 @@ export function idItems(model: Model, ids: string[], range: { start: Position; e
   });
 }
 
+/**
+ * Whether the tag being typed would be a tag once finished: the buffer is scanned with a tag
+ * completed at the cursor, and the scanner's verdict on it decides (docstrings, comments by
+ * query, buffers without a tree).
+ */
+async function probeIsTag(abs: string, text: string, offset: number, position: Position, line: string, m: RegExpExecArray): Promise<boolean> {
+  const language = languageForPath(abs) ?? languageForShebang(text);
+  if (!language) return false;
+  const filler = m[2] !== undefined ? (m[3] ? "" : "X") : `${m[1] ? "" : "p"}#X`;
+  const probe = text.slice(0, offset) + filler + text.slice(offset);
+  const markerLine = position.line + 1;
+  const markerColumn = codePointColumn(line, m.index);
+  const scanned = await scanText(abs, language, probe);
+  return scanned.tags.find((t) => t.tag_line === markerLine && t.tag_column === markerColumn)?.reference === true;
+}
+
 // speky:speky-ts#LSP-COMPLETION
 /**
  * After the tag marker the project names, after `speky:<project>#` the IDs; only where the scanner
- * would take the finished tag for a tag (a comment or a docstring): the buffer is scanned
- * with a tag completed at the cursor, and the verdict on that tag decides.
+ * would take the finished tag for a tag: in a comment by the buffer's tree, else as the
+ * scanner judges a probe (probeIsTag).
  */
 export async function sourceCompletion(
   project: Project,
@@ -130,6 +149,7 @@ export async function sourceCompletion(
   offset: number,
   position: Position,
   line: string,
+  parsed: Parsed | null,
 ): Promise<{ items: CompletionItem[]; incomplete: boolean } | null> {
   const prefix = line.slice(0, position.character);
   const m = /speky:([A-Za-z0-9_.-]*)(#([A-Za-z0-9_-]*))?$/.exec(prefix);
@@ -137,15 +157,9 @@ export async function sourceCompletion(
   const typedProject = m[1];
   const inIds = m[2] !== undefined;
   if (inIds && project.projectNamed(typedProject) === undefined) return null;
-  const language = languageForPath(abs) ?? languageForShebang(text);
-  if (!language) return null;
-  const filler = inIds ? (m[3] ? "" : "X") : `${typedProject ? "" : "p"}#X`;
-  const probe = text.slice(0, offset) + filler + text.slice(offset);
-  const markerLine = position.line + 1;
-  const markerColumn = codePointColumn(line, m.index);
-  const scanned = await scanText(abs, language, probe);
-  const probed = scanned.tags.find((t) => t.tag_line === markerLine && t.tag_column === markerColumn);
-  if (!probed?.reference) return null;
+  const commented = parsed ? inComment(parsed, offset - position.character + m.index) : null;
+  if (commented === false) return null;
+  if (commented === null && !(await probeIsTag(abs, text, offset, position, line, m))) return null;
   if (!inIds) {
     const start = { line: position.line, character: m.index + MARKER.length };
     const range = { start, end: position };

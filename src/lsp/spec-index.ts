@@ -31,10 +31,12 @@ export interface Mention extends IdSpot {
 export interface SpecFileIndex {
   kind: string | null;
   definitions: Definition[];
+  /** The first definition of each ID. */
+  byId: Map<string, Definition>;
   mentions: Mention[];
 }
 
-const EMPTY: SpecFileIndex = { kind: null, definitions: [], mentions: [] };
+const empty = (): SpecFileIndex => ({ kind: null, definitions: [], byId: new Map(), mentions: [] });
 
 export async function indexSpecText(file: string, text: string): Promise<SpecFileIndex> {
   const report = new FileReport(file, []);
@@ -42,12 +44,12 @@ export async function indexSpecText(file: string, text: string): Promise<SpecFil
   try {
     root = path.extname(file).toLowerCase() === ".toml" ? readToml(text, report) : await readYaml(text, report);
   } catch {
-    return EMPTY;
+    return empty();
   }
-  if (!root || root.type !== "map") return EMPTY;
+  if (!root || root.type !== "map") return empty();
   const kind = stringValue(entryOf(root, "kind")?.value) ?? null;
   const lines = splitLines(text);
-  const index: SpecFileIndex = { kind, definitions: [], mentions: [] };
+  const index: SpecFileIndex = { ...empty(), kind };
   const spot = (node: SScalar, id: string): IdSpot => {
     const line = lines[node.line - 1] ?? "";
     let start = utf16Column(line, node.column);
@@ -71,7 +73,11 @@ export async function indexSpecText(file: string, text: string): Promise<SpecFil
       if (node.type !== "map") continue;
       const idNode = entryOf(node, "id")?.value;
       const id = stringValue(idNode);
-      if (id !== undefined) index.definitions.push({ ...spot(idNode as SScalar, id), kind: owner });
+      if (id !== undefined) {
+        const definition: Definition = { ...spot(idNode as SScalar, id), kind: owner };
+        index.definitions.push(definition);
+        if (!index.byId.has(id)) index.byId.set(id, definition);
+      }
       ids(node, "ref", owner);
       if (owner === "test") ids(node, "prereq", owner);
     }

@@ -2,8 +2,17 @@
 // and where an ID may be completed.
 import path from "node:path";
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic } from "vscode-languageserver";
-import type { Diagnostic } from "../diagnostics.js";
-import { loadSpecs } from "../spec/load.js";
+import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
+import type { Collected, FileContext } from "../spec/collect.js";
+import { MAX_FILE_BYTES } from "../spec/files.js";
+import { readItemsFile } from "../spec/items.js";
+import { fileKind, loadSpecs } from "../spec/load.js";
+import { FileReport } from "../spec/report.js";
+import { readToml } from "../spec/toml-source.js";
+import type { Item } from "../spec/types.js";
+import { validateReferences } from "../spec/validate.js";
+import { readYaml } from "../spec/yaml-source.js";
+import type { Project } from "./project.js";
 import type { MentionField } from "./spec-index.js";
 import { splitLines, utf16Column } from "./text.js";
 
@@ -59,7 +68,7 @@ export function toLsp(d: Diagnostic, text: string): LspDiagnostic {
  * Which field an ID typed at the end of `prefix` (the line up to the cursor) belongs to:
  * `ref: [A, `, `about: `, `ref = ["`, or a list item under `ref:` / `prereq:` / `ref = [`.
  */
-export function idFieldAt(lines: readonly string[], line: number, prefix: string): MentionField | null {
+export function idFieldAt(lineAt: (line: number) => string, line: number, prefix: string): MentionField | null {
   const inline = /^\s*(?:-\s+)?(ref|prereq|about)\s*[:=]\s*(.*)$/.exec(prefix);
   if (inline) {
     const rest = inline[2];
@@ -73,7 +82,7 @@ export function idFieldAt(lines: readonly string[], line: number, prefix: string
   if (!item && !arrayLine) return null;
   const indent = item ? item[1].length : -1;
   for (let i = line - 1, seen = 0; i >= 0 && seen < 10_000; i--, seen++) {
-    const text = lines[i];
+    const text = lineAt(i);
     if (/^\s*(#.*)?$/.test(text)) continue;
     if (item) {
       const sibling = /^(\s*)-\s/.exec(text);
@@ -86,4 +95,45 @@ export function idFieldAt(lines: readonly string[], line: number, prefix: string
     return key ? (key[1] as MentionField) : null;
   }
   return null;
+}
+
+/**
+ * The diagnostics of one edited requirements or tests file, without loading everything
+ * again: the file is read as the loader reads it, then checked against the other files'
+ * items as the served model holds them, in load order (duplicate IDs, refs, prereqs), with
+ * the loader's own checks. null when only a whole load can tell (a manifest, a comments
+ * file, a file the model does not hold items from).
+ */
+export async function fileDiagnostics(project: Project, abs: string, text: string): Promise<Diagnostic[] | null> {
+  const model = project.model;
+  if (!model || text.length > MAX_FILE_BYTES) return null;
+  const { files, items } = project.loadOrder();
+  const place = files.get(abs);
+  if (!place) return null;
+  const diagnostics: Diagnostic[] = [];
+  const report = new FileReport(place.display, diagnostics);
+  const out: Collected = { items: [], comments: [], references: [] };
+  const ctx: FileContext = { file: place.display, project: place.project, report, out };
+  const root = path.extname(abs).toLowerCase() === ".toml" ? readToml(text, report) : await readYaml(text, report);
+  if (root !== undefined) {
+    const found = fileKind(root, report);
+    if (found && found.kind !== "requirements" && found.kind !== "tests") return null;
+    if (found) readItemsFile(found.map, found.kind as "requirements" | "tests", ctx);
+  }
+  const all: Item[] = [];
+  let inserted = false;
+  for (const { item, file } of items) {
+    if (file === place.index) continue;
+    if (!inserted && file > place.index) {
+      all.push(...out.items);
+      inserted = true;
+    }
+    all.push(item);
+  }
+  if (!inserted) all.push(...out.items);
+  validateReferences({ items: all, comments: [], references: out.references }, diagnostics);
+  return diagnostics
+    .filter((d) => d.file === place.display)
+    .sort(compareDiagnostics)
+    .filter((d, i, sorted) => i === 0 || compareDiagnostics(d, sorted[i - 1]) !== 0);
 }

@@ -174,7 +174,7 @@ class Loader {
 }
 
 /** The kind of a parsed file, or undefined (reported) when it has none we know. */
-function fileKind(root: SNode | null, report: FileReport): { kind: Kind; map: SMap } | undefined {
+export function fileKind(root: SNode | null, report: FileReport): { kind: Kind; map: SMap } | undefined {
   if (root === null) {
     report.error(null, `empty file (a specification file starts with 'kind': ${KIND_LIST})`);
     return undefined;
