@@ -64,6 +64,12 @@ async function run(argv: string[]): Promise<number> {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // The reader went away (`speky check | head`): nothing is left to say to it; leave quietly
+  // with the exit code so far rather than die on an unhandled EPIPE.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit();
+  });
   try {
     process.exitCode = await run(argv);
   } catch (error) {

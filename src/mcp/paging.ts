@@ -1,6 +1,8 @@
 // Pagination of list answers, the same for every tool that returns lists: optional `limit`
 // (page size) and `cursor` (the previous page's `nextCursor`) arguments, and `nextCursor` in
-// the answer when it was cut. Without them the whole answer comes back, exactly as before.
+// the answer when it was cut. Without them the whole answer comes back, exactly as speky gives
+// it, as long as it is of a sane size (DEFAULT_PAGE_ITEMS, MAX_PAGE_CHARS): past that, the
+// first page and a nextCursor, so that no answer grows with the project without bound.
 //
 // A tool with several lists (list_all_ids: requirements, tests; test_plan_coverage: four
 // buckets) pages over their concatenation, in the order of its output fields: a page holds at
@@ -51,6 +53,19 @@ interface Cursor {
   q: string;
   a: string;
 }
+
+// speky:speky-ts#SEC-ANSWER-BOUNDS
+/**
+ * Items in an answer when the call gives no `limit`. Projects speky users have hold hundreds
+ * to a few thousand requirements: they keep whole lists; 250,000 get pages.
+ */
+export const DEFAULT_PAGE_ITEMS = 5000;
+/**
+ * Characters of list items in one page, whatever `limit` says: 1 MiB of JSON (the text block
+ * repeats it once more). 5,000 typical summaries (~100 characters) fit; long items make pages
+ * shorter, never answers larger.
+ */
+export const MAX_PAGE_CHARS = 1024 * 1024;
 
 const digest = (text: string) => createHash("sha256").update(text).digest("base64url").slice(0, 16);
 
@@ -114,10 +129,10 @@ export function pageOf(
     }
     offset = cursor.o;
   }
-  const size = request.limit ?? defaultLimit ?? Infinity;
-  if (offset === 0 && size >= total) return { whole: full };
+  const size = request.limit ?? defaultLimit ?? DEFAULT_PAGE_ITEMS;
+  if (offset === 0 && size >= total && wholeChars(full) <= MAX_PAGE_CHARS) return { whole: full };
 
-  const end = Math.min(total, offset + size);
+  const end = pageEnd(lists, offset, Math.min(total, offset + size));
   const page: Record<string, unknown> = { ...structured };
   let start = 0;
   for (const [i, field] of fields.entries()) {
@@ -127,4 +142,25 @@ export function pageOf(
   }
   if (end < total) page.nextCursor = encodeCursor({ o: end, q: queryDigest, a: answerDigest(full) });
   return { structured: page };
+}
+
+function wholeChars(full: CallToolResult): number {
+  return full.content.reduce((n, c) => n + (c.type === "text" ? c.text.length : 0), 0);
+}
+
+/** Where a page from `offset` ends: at `end` at most, and before its items pass MAX_PAGE_CHARS (one item at least). */
+function pageEnd(lists: unknown[][], offset: number, end: number): number {
+  let chars = 0;
+  let index = 0;
+  for (const list of lists) {
+    for (const item of list) {
+      if (index >= offset) {
+        if (index >= end) return end;
+        chars += JSON.stringify(item).length + 1;
+        if (chars > MAX_PAGE_CHARS && index > offset) return index;
+      }
+      index++;
+    }
+  }
+  return end;
 }

@@ -2,7 +2,8 @@
 // JSON as get_requirement / get_test, listable, with ID completion. An unknown ID is the MCP
 // "resource not found" JSON-RPC error, -32002.
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, ListResourcesRequestSchema, McpError, type ReadResourceResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
+import { createHash } from "node:crypto";
 import type { Model } from "../model/model.js";
 import type { Item } from "../spec/types.js";
 import { ToolError } from "./tool.js";
@@ -51,12 +52,15 @@ function completions(ids: readonly string[], typed: string): string[] {
   return ids.filter((id) => id.toLowerCase().startsWith(prefix));
 }
 
+const describeKind = (kind: Kind) => `A ${kind.name} by ID, as JSON: the same content as get_${kind.name}`;
+
 function listed(kind: Kind, item: Item) {
   return {
     uri: resourceUri(kind.name, item.id),
     name: item.id,
     // Set on every entry, or the template's own title would show for items without a short.
     title: item.short || item.id,
+    description: describeKind(kind),
     mimeType: "application/json",
   };
 }
@@ -80,11 +84,9 @@ export function registerResources(
   readModel: ReadModel = async () => ({ model: getModel() }),
 ): void {
   for (const kind of KINDS) {
+    // Listed by our own paged resources/list handler below, not by the SDK's (one whole answer).
     const template = new ResourceTemplate(`speky://${kind.name}/{id}`, {
-      list: () => {
-        const model = getModel();
-        return { resources: kind.ids(model).map((id) => listed(kind, model.byId.get(id)!)) };
-      },
+      list: undefined,
       complete: { id: (value) => completions(kind.ids(getModel()), value) },
     });
     server.registerResource(
@@ -92,7 +94,7 @@ export function registerResources(
       template,
       {
         title: kind.name === "requirement" ? "Requirement" : "Test",
-        description: `A ${kind.name} by ID, as JSON: the same content as get_${kind.name}`,
+        description: describeKind(kind),
         mimeType: "application/json",
       },
       async (uri, variables) => {
@@ -101,4 +103,63 @@ export function registerResources(
       },
     );
   }
+  // Replaces the SDK's handler, which lists every resource in one answer (46 MB for 250,000).
+  server.server.setRequestHandler(ListResourcesRequestSchema, (request) => listPage(getModel(), request.params?.cursor));
+}
+
+// speky:speky-ts#SEC-ANSWER-BOUNDS
+/**
+ * Resources per resources/list page. An entry is ~150 bytes of JSON, so a page stays near
+ * 150 KB however large the project; a client follows nextCursor for the rest (MCP pagination).
+ */
+export const RESOURCE_PAGE_SIZE = 1000;
+
+/** Digest of the listed IDs, so that a cursor issued before a reload that changed them is refused. */
+const listDigests = new WeakMap<Model, string>();
+function listDigest(model: Model): string {
+  let d = listDigests.get(model);
+  if (d === undefined) {
+    const hash = createHash("sha256");
+    for (const kind of KINDS) for (const id of kind.ids(model)) hash.update(`${kind.name}\0${id}\0`);
+    listDigests.set(model, (d = hash.digest("base64url").slice(0, 16)));
+  }
+  return d;
+}
+
+function invalidCursor(message: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, message);
+}
+
+function listPage(model: Model, cursor: string | undefined): { resources: Resource[]; nextCursor?: string } {
+  const digest = listDigest(model);
+  let offset = 0;
+  if (cursor !== undefined) {
+    let parsed: { o?: unknown; d?: unknown };
+    try {
+      parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { o?: unknown; d?: unknown };
+    } catch {
+      throw invalidCursor("Invalid cursor: pass a nextCursor exactly as received");
+    }
+    if (typeof parsed?.o !== "number" || !Number.isInteger(parsed.o) || parsed.o < 0) {
+      throw invalidCursor("Invalid cursor: pass a nextCursor exactly as received");
+    }
+    if (parsed.d !== digest) {
+      throw invalidCursor("Stale cursor: the resources changed since it was issued; list again without cursor");
+    }
+    offset = parsed.o;
+  }
+  const resources: Resource[] = [];
+  let start = 0;
+  const end = offset + RESOURCE_PAGE_SIZE;
+  let total = 0;
+  for (const kind of KINDS) {
+    const ids = kind.ids(model);
+    total += ids.length;
+    for (let i = Math.max(0, offset - start); i < ids.length && start + i < end; i++) {
+      resources.push(listed(kind, model.byId.get(ids[i])!));
+    }
+    start += ids.length;
+  }
+  if (end >= total) return { resources };
+  return { resources, nextCursor: Buffer.from(JSON.stringify({ o: end, d: digest }), "utf8").toString("base64url") };
 }

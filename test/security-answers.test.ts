@@ -1,0 +1,98 @@
+// Issue 12, defect 9: answers do not grow with the project. On 100,000 requirements and 10,000
+// tests (the issue measured 250,000: docs/security.md), resources/list is paged with MCP cursors
+// and the list tools answer a bounded first page with nextCursor; following the cursors gives
+// every item exactly once. The server is the real binary, its peak memory measured.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectMeasured, MAX_RSS_MB, type MeasuredSession } from "./support/measured.js";
+import { tempDir } from "./support/process.js";
+
+const REQUIREMENTS = 100_000;
+const TESTS = 10_000;
+const PER_FILE = 20_000;
+/** 1 MiB of items, in structuredContent and once more in the text block, and the envelope. */
+const MAX_ANSWER_CHARS = 2.5 * 1024 * 1024;
+
+const rid = (i: number) => `R-${String(i).padStart(6, "0")}`;
+
+function bigProject(): string {
+  const dir = tempDir();
+  for (let f = 0; f < REQUIREMENTS / PER_FILE; f++) {
+    const lines = ["kind: requirements", "category: big", "requirements:"];
+    for (let i = f * PER_FILE; i < (f + 1) * PER_FILE; i++) {
+      lines.push(`  - id: ${rid(i)}`, `    short: Requirement number ${i}`, `    long: The system does thing ${i}.`, `    tags: [t${i % 50}]`);
+    }
+    writeFileSync(path.join(dir, `reqs${f}.yaml`), lines.join("\n") + "\n");
+  }
+  const tests = ["kind: tests", "category: big", "tests:"];
+  for (let i = 0; i < TESTS; i++) {
+    tests.push(`  - id: T-${String(i).padStart(6, "0")}`, `    long: Check ${i}.`, `    ref: [${rid(i * 10)}]`, "    steps:", `      - action: do ${i}`);
+  }
+  writeFileSync(path.join(dir, "tests.yaml"), tests.join("\n") + "\n");
+  writeFileSync(path.join(dir, "speky.yaml"), "kind: project\nname: big\nfiles:\n  - reqs*.yaml\n  - tests.yaml\n");
+  return dir;
+}
+
+let session: MeasuredSession;
+
+beforeAll(async () => {
+  session = await connectMeasured(["speky.yaml", "--no-watch", "--quiet"], bigProject());
+}, 300_000);
+
+afterAll(async () => {
+  const peakMB = await session.close();
+  console.log(`speky-mcp peak RSS on ${REQUIREMENTS} requirements: ${Math.round(peakMB)} MB`);
+  expect(peakMB).toBeLessThan(MAX_RSS_MB);
+});
+
+describe("on 100,000 requirements", () => {
+  // speky:speky-ts#TSEC-ANSWER-BOUNDS
+  it("pages resources/list: bounded pages whose cursors give every resource once", async () => {
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await session.client.listResources(cursor === undefined ? {} : { cursor });
+      expect(JSON.stringify(page).length).toBeLessThan(MAX_ANSWER_CHARS);
+      for (const r of page.resources) seen.add(r.uri);
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor !== undefined && pages < 1000);
+    expect(seen.size).toBe(REQUIREMENTS + TESTS);
+    expect(pages).toBe(Math.ceil((REQUIREMENTS + TESTS) / 1000));
+    await expect(session.client.listResources({ cursor: "bm9wZQ" })).rejects.toThrow(/Invalid cursor/);
+  });
+
+  it("answers each list tool with a bounded first page and a nextCursor", async () => {
+    for (const name of ["search_requirements", "test_plan_coverage", "least_tested_requirements", "list_all_ids", "search_tests"]) {
+      const answer = await session.client.callTool({ name, arguments: {} }, undefined, { timeout: 120_000 });
+      expect(JSON.stringify(answer).length, name).toBeLessThan(MAX_ANSWER_CHARS);
+      expect((answer.structuredContent as { nextCursor?: string }).nextCursor, name).toEqual(expect.any(String));
+    }
+    // Small lists stay whole, as speky answers them.
+    const tags = await session.client.callTool({ name: "list_all_tags", arguments: {} });
+    expect((tags.structuredContent as { tags: string[] }).tags).toHaveLength(50);
+    expect(tags.structuredContent).not.toHaveProperty("nextCursor");
+  });
+
+  it("gives every requirement once through search_requirements' cursors", async () => {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 1000; pages++) {
+      const answer = await session.client.callTool(
+        { name: "search_requirements", arguments: cursor === undefined ? {} : { cursor } },
+        undefined,
+        { timeout: 120_000 },
+      );
+      const page = answer.structuredContent as { requirements: { id: string }[]; nextCursor?: string };
+      ids.push(...page.requirements.map((r) => r.id));
+      cursor = page.nextCursor;
+      if (cursor === undefined) break;
+    }
+    expect(ids).toHaveLength(REQUIREMENTS);
+    expect(new Set(ids).size).toBe(REQUIREMENTS);
+    expect(ids[0]).toBe(rid(0));
+    expect(ids[ids.length - 1]).toBe(rid(REQUIREMENTS - 1));
+  });
+});
