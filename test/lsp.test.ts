@@ -71,11 +71,11 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
       [
         "**REQ-CART** — Add items to the cart",
         "",
-        "*requirement* · category `functional`",
+        "*requirement* · category *functional*",
         "",
         "The shopper adds an item to the cart and sees the new total.",
         "",
-        "Tags: `cart`, `ui`",
+        "Tags: cart, ui",
         "",
         "Tests: 1 test (1 automated): TST-CART (automated)",
         "",
@@ -91,7 +91,7 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
     s.open("tests/test_cart.py", undefined, "python");
     const test = hoverText(await request<Hover>(s, "textDocument/hover", "tests/test_cart.py", 0, 10));
     expect(test).toContain("**TST-CART** — Add an item");
-    expect(test).toContain("*test* · category `functional`");
+    expect(test).toContain("*test* · category *functional*");
     expect(test).toContain("Steps: 2 · validates REQ-CART");
     expect(test).toContain("Code references: 1");
     const pay = hoverText(await request<Hover>(s, "textDocument/hover", "src/cart.ts", 7, 25));
@@ -104,6 +104,13 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
     const typo = await request<Hover>(s, "textDocument/hover", "src/typo.ts", 0, 16);
     expect(hoverText(typo)).toBe("**REQ-CRAT**: unknown ID; did you mean **REQ-CART**?");
     expect(await request<Hover | null>(s, "textDocument/hover", "src/typo.ts", 1, 5)).toBeNull();
+  });
+
+  it("shows spec text as text: a hostile spec's image, HTML and link are escaped, never markup", async () => {
+    s.open("src/alt.ts", "// speky:alt#ALT-1\nexport const alt = 1;\n", "typescript");
+    const hover = hoverText(await request<Hover>(s, "textDocument/hover", "src/alt.ts", 0, 14));
+    expect(hover).toContain("\\!\\[pixel\\]\\(https://example.invalid/p.png\\) \\<img src=x onerror=alert\\(1\\)\\> \\[link\\]\\(command:x\\)");
+    expect(hover).not.toMatch(/(^|[^\\])(!\[|<img|\[link\])/);
   });
 
   // speky:speky-ts#TEST-LSP-DEFINITION

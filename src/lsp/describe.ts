@@ -9,7 +9,13 @@ import type { Project } from "./project.js";
 const MAX_TEXT = 4000;
 
 const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
-const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
+/**
+ * Spec text as Markdown text, never markup: the characters of links, images, HTML, entities,
+ * code and emphasis are escaped, so that a hostile spec cannot make a hover fetch an image,
+ * show a link or render HTML.
+ */
+export const md = (text: string) => text.replace(/[\\`*_[\]()<>!#|~{}&]/g, "\\$&");
+const code = (text: string) => `*${md(text)}*`;
 
 export function testCounts(model: Model, id: string): { tests: number; automated: number } {
   const tests = model.testedBy.get(id) ?? [];
@@ -29,19 +35,19 @@ export function lensTitle(project: Project, model: Model, id: string): string {
 /** Markdown for an item: title, text, category, tags, tests or steps, code references. */
 export function describeItem(project: Project, model: Model, item: Item): string {
   const lines: string[] = [];
-  lines.push(`**${item.id}**${item.short ? ` — ${item.short}` : ""}`, "");
+  lines.push(`**${md(item.id)}**${item.short ? ` — ${md(item.short)}` : ""}`, "");
   lines.push(`*${item.kind}* · category ${code(item.category)}`, "");
-  if (item.long) lines.push(clip(item.long.trimEnd()), "");
+  if (item.long) lines.push(md(clip(item.long.trimEnd())), "");
   if (item.kind === "requirement") {
-    if (item.tags.length > 0) lines.push(`Tags: ${item.tags.map(code).join(", ")}`, "");
+    if (item.tags.length > 0) lines.push(`Tags: ${item.tags.map(md).join(", ")}`, "");
     const tests = model.testedBy.get(item.id) ?? [];
     const { automated } = testCounts(model, item.id);
-    const list = tests.slice(0, 20).map((t) => `${t.id} (${isAutomated(model, t.id) ? "automated" : "manual"})`);
+    const list = tests.slice(0, 20).map((t) => `${md(t.id)} (${isAutomated(model, t.id) ? "automated" : "manual"})`);
     const more = tests.length > 20 ? `, and ${tests.length - 20} more` : "";
     lines.push(`Tests: ${plural(tests.length, "test")} (${automated} automated)${list.length ? `: ${list.join(", ")}${more}` : ""}`, "");
     lines.push(`Coverage: ${coverageOf(model, item.id)}`, "");
   } else {
-    const validates = item.ref.slice(0, 20).join(", ") + (item.ref.length > 20 ? `, and ${item.ref.length - 20} more` : "");
+    const validates = item.ref.slice(0, 20).map(md).join(", ") + (item.ref.length > 20 ? `, and ${item.ref.length - 20} more` : "");
     lines.push(`Steps: ${item.steps.length} · validates ${validates}`, "");
   }
   lines.push(`Code references: ${project.tagsOf(item.id).length}`);
@@ -51,5 +57,5 @@ export function describeItem(project: Project, model: Model, item: Item): string
 /** Markdown for an ID no loaded item defines. */
 export function describeUnknown(model: Model, id: string): string {
   const suggestion = suggestId(id, model.byId.keys());
-  return `**${id}**: unknown ID${suggestion ? `; did you mean **${suggestion}**?` : ""}`;
+  return `**${md(id)}**: unknown ID${suggestion ? `; did you mean **${md(suggestion)}**?` : ""}`;
 }
