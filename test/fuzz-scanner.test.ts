@@ -113,13 +113,10 @@ interface Occurrence {
 }
 
 /** The text the scanner sees, or null when it must treat the bytes as not text. */
+/** Text unless a NUL byte is near the start; bytes that aren't UTF-8 become U+FFFD. */
 function asText(bytes: Buffer): string | null {
   if (bytes.subarray(0, 8192).includes(0)) return null;
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return null;
-  }
+  return new TextDecoder("utf-8").decode(bytes);
 }
 
 /** Lines end at LF, CRLF or a lone CR (as an editor shows them); columns count code points. */

@@ -92,9 +92,11 @@ describe("source files that fight back", () => {
     expect(warningsOf(result, "src/binary.py")).toEqual([{ file: "src/binary.py", line: 0, column: 0, severity: "warning", message: MESSAGES.notText }]);
   });
 
-  it("reports an invalid UTF-8 file's tag with a warning, not a reference", () => {
-    expect(refsOf(result, "src/latin1.py")).toEqual([]);
-    expect(warningsOf(result, "src/latin1.py").map((d) => d.message)).toEqual([MESSAGES.notText]);
+  // speky:speky-ts#TNAV-LATIN1
+  it("finds the tags of a file with bytes that are not UTF-8 (a Latin-1 comment), as speky does", () => {
+    // The invalid byte is one replacement character: the tag is at column 8.
+    expect(refsOf(result, "src/latin1.py").map(brief)).toEqual([{ id: "LATIN", line: 2, column: 5, tag_line: 1, tag_column: 8, symbol: "f" }]);
+    expect(warningsOf(result, "src/latin1.py")).toEqual([]);
   });
 
   it("reads a UTF-8 BOM file with columns as an editor shows them", () => {

@@ -53,7 +53,7 @@ export const MESSAGES = {
   parseErrorComment: "parse error around this tag: reported without a symbol",
   parseErrorCode: "parse error around this tag: it is not in a comment, so it is not a tag",
   noGrammar: "no grammar for this file type: tag not scanned",
-  notText: "not a text file (invalid UTF-8 or NUL byte): tag not scanned",
+  notText: "not a text file (NUL byte): tag not scanned",
 } as const;
 
 type PlaceKind = "comment" | "docstring" | "string" | "code";

@@ -30,21 +30,19 @@ export function tooLargeMessage(bytes: number): string {
   const mb = (n: number) => (n / (1024 * 1024)).toFixed(1).replace(/\.0$/, "");
   return `file too large to parse (${mb(bytes)} MB; the limit is ${mb(MAX_PARSE_BYTES)} MB): tag not scanned`;
 }
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
 
 /**
- * The text of the file, or null when it isn't UTF-8 text. A lone carriage return (classic Mac
- * line ends) is made a line feed: grammars and positions break lines at line feeds only, and
- * an editor shows it as a line end. Same length, so every index stays valid.
+ * The text of the file, or null when it isn't text (a NUL byte near its start). Bytes that
+ * aren't UTF-8 (a Latin-1 comment) become U+FFFD, one per invalid sequence (speky decodes
+ * with `errors='replace'` too): the tags around them are still found. A lone carriage return
+ * (classic Mac line ends) is made a line feed: grammars and positions break lines at line
+ * feeds only, and an editor shows it as a line end. Same length, so every index stays valid.
  */
+// speky:speky-ts#NAV-LATIN1
 function decode(buffer: Buffer): string | null {
   if (buffer.subarray(0, SNIFF_BYTES).includes(0)) return null;
-  let text: string;
-  try {
-    text = decoder.decode(buffer);
-  } catch {
-    return null;
-  }
+  const text = decoder.decode(buffer);
   return text.includes("\r") ? text.replace(/\r(?!\n)/g, "\n") : text;
 }
 

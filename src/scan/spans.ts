@@ -77,14 +77,38 @@ export function enclosingDefinition(node: Node, index: DefinitionIndex): Definit
   return null;
 }
 
+/** Definitions in document order (of their node's start), per index. */
+const ordered = new WeakMap<DefinitionIndex, Definition[]>();
+
+function inOrder(index: DefinitionIndex): Definition[] {
+  let list = ordered.get(index);
+  if (!list) {
+    list = [...index.byNode.values()].sort((a, b) => a.node.startIndex - b.node.startIndex);
+    ordered.set(index, list);
+  }
+  return list;
+}
+
 /**
  * Definitions written inside `node` (the whole file for null). This is the one place that
  * needs definitions away from the tags; a narrowed query would run over `node`'s range.
  */
 export function definitionsUnder(index: DefinitionIndex, node: Node | null): Definition[] {
-  const all = [...index.byNode.values()];
+  const all = inOrder(index);
   if (!node) return all;
-  return all.filter((d) => d.outer.startIndex >= node.startIndex && d.outer.endIndex <= node.endIndex && d.outer.id !== node.id);
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (all[mid].node.startIndex < node.startIndex) lo = mid + 1;
+    else hi = mid;
+  }
+  const under: Definition[] = [];
+  for (let i = lo; i < all.length && all[i].node.startIndex < node.endIndex; i++) {
+    const d = all[i];
+    if (d.node.endIndex <= node.endIndex && d.outer.id !== node.id) under.push(d);
+  }
+  return under;
 }
 
 /** The definitions whose innermost enclosing definition is `parent` (top-level ones for null). */
