@@ -6,7 +6,7 @@ import { indexDefinitions, type Definition, type DefinitionIndex } from "./defin
 import { isTest } from "./is-test.js";
 import { languageRow } from "./languages.js";
 import { anchorNode, resolveComment, resolveDocstring, type ResolveContext } from "./resolve.js";
-import { loadLanguage, type LoadedLanguage } from "./runtime.js";
+import { loadLanguage, parseBounded, parseBoundMs, type LoadedLanguage } from "./runtime.js";
 import { definitionSpan, fileOutline, type FileOutline, type Span } from "./spans.js";
 import { enclosingScopes, qualifiedName } from "./symbol.js";
 import { markerIndexes, tagAt, TextPositions, type Position, type TagText } from "./text.js";
@@ -147,10 +147,9 @@ function classify(tag: TagText, written: Position, where: Place, ctx: ScanContex
   return freeTag(tag, written, true, null);
 }
 
+/** Bounded in time (runtime.ts); the bound's failure and grammar failures reach file.ts. */
 function parse(lang: LoadedLanguage, text: string): Tree {
-  const tree = lang.parser.parse(text);
-  if (!tree) throw new Error(`tree-sitter could not parse with the ${lang.id} grammar`);
-  return tree;
+  return parseBounded(lang, text, parseBoundMs());
 }
 
 // speky:speky-ts#SCAN-TAGS

@@ -3,6 +3,7 @@
 import { languageForPath, languageForShebang } from "./languages.js";
 import { freeTag, MESSAGES, scanText, type RawDiagnostic, type RawTag } from "./engine.js";
 import { capWarnings, WarningCap } from "./cap.js";
+import { GrammarFailure, ParseBoundExceeded } from "./runtime.js";
 import type { FileOutline } from "./spans.js";
 import { MARKER, markerIndexes, tagAt, TextPositions } from "./text.js";
 
@@ -50,14 +51,14 @@ function decode(buffer: Buffer): string | null {
  * Tag-shaped text found without a grammar: each one is reported or counted, never silently
  * dropped; capped while found, so a million of them never become a million objects.
  */
-function unscanned(text: string, warning: string, atFileLevel: boolean): RawTag[] {
+function unscanned(text: string, warning: string, atFileLevel: boolean, reference = false): RawTag[] {
   const positions = atFileLevel ? null : new TextPositions(text);
   const cap = new WarningCap();
   const tags: RawTag[] = [];
   for (const at of markerIndexes(text)) {
     const tag = tagAt(text, at);
     if (!tag) continue;
-    const kept = cap.admit(freeTag(tag, positions ? positions.at(at) : { line: 0, column: 0 }, false, warning));
+    const kept = cap.admit(freeTag(tag, positions ? positions.at(at) : { line: 0, column: 0 }, reference, warning));
     if (kept) tags.push(kept);
   }
   return [...tags, ...cap.summaryTags()];
@@ -73,7 +74,21 @@ async function scanBuffer(absPath: string, buffer: Buffer): Promise<FileResult> 
   const language = languageForPath(absPath) ?? languageForShebang(text);
   if (!language) return { language: null, tags: unscanned(text, MESSAGES.noGrammar, false), diagnostics: [] };
   if (buffer.length > MAX_PARSE_BYTES) return { language, tags: unscanned(text, tooLargeMessage(buffer.length), false), diagnostics: [] };
-  return scanText(absPath, language, text);
+  try {
+    return await scanText(absPath, language, text);
+  } catch (err) {
+    if (!(err instanceof ParseBoundExceeded || err instanceof GrammarFailure)) throw err;
+    return { language, tags: unscanned(text, unparsedMessage(err), false, true), diagnostics: [] };
+  }
+}
+
+// speky:speky-ts#GRAM-FALLBACK
+/**
+ * A grammar that fails or runs past the parse bound costs the file its symbols, never its
+ * tags: each becomes a free reference where it is written, with this warning.
+ */
+export function unparsedMessage(err: ParseBoundExceeded | GrammarFailure): string {
+  return `${err.message}: tag reported without a symbol`;
 }
 
 export async function scanFileBuffer(absPath: string, buffer: Buffer): Promise<FileResult> {

@@ -32,18 +32,63 @@ function hasTestAttribute(definition: Definition, index: DefinitionIndex, lang: 
   return false;
 }
 
-function isTestClass(definition: Definition, lang: LoadedLanguage): boolean {
+function isTestClass(definition: Definition, lang: LoadedLanguage, index: DefinitionIndex): boolean {
   const { class: className, base } = lang.test;
   if (definition.kind !== "class") return false;
-  if (className?.test(nameText(definition.name))) return true;
-  return base !== undefined && definition.bases.some((b) => base.test(b));
+  if (base !== undefined && definition.bases.some((b) => base.test(b))) return true;
+  if (!className?.test(nameText(definition.name))) return false;
+  // pytest: a class named Test* is not collected when inside a function or when it has an `__init__`.
+  return !insideFunction(definition, lang, index) && !hasMember(definition, lang.test.notWithMember, lang, index);
+}
+
+/** Some enclosing definition is not a scope (a function): naming rules make no test there. */
+function insideFunction(definition: Definition, lang: LoadedLanguage, index: DefinitionIndex): boolean {
+  for (let n = index.nav.parent(definition.node); n; n = index.nav.parent(n)) {
+    const enclosing = index.byNode.get(n.id);
+    if (enclosing && !lang.scopeKinds.has(enclosing.kind)) return true;
+  }
+  return false;
+}
+
+/** A member of `scope` (a definition whose nearest enclosing definition it is) has a name matching `rule`. */
+function hasMember(scope: Definition, rule: RegExp | undefined, lang: LoadedLanguage, index: DefinitionIndex): boolean {
+  if (!rule) return false;
+  for (const member of index.byNode.values()) {
+    if (member === scope || member.node.startIndex < scope.node.startIndex || member.node.endIndex > scope.node.endIndex) continue;
+    if (!rule.test(nameText(member.name))) continue;
+    for (let n = index.nav.parent(member.node); n; n = index.nav.parent(n)) {
+      const enclosing = index.byNode.get(n.id);
+      if (enclosing) {
+        if (enclosing === scope) return true;
+        break;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * The test class a method's scope stands for: the class itself, or for an extension
+ * (Swift's `extension ShopTests`), the test class of that name defined in the same file.
+ */
+function scopeIsTestClass(scope: Definition, lang: LoadedLanguage, index: DefinitionIndex): boolean {
+  if (scope.kind === "class") return isTestClass(scope, lang, index);
+  if (scope.kind !== "extension") return false;
+  const name = nameText(scope.name);
+  for (const other of index.byNode.values()) {
+    if (other.kind === "class" && nameText(other.name) === name && isTestClass(other, lang, index)) return true;
+  }
+  return false;
 }
 
 // speky:speky-ts#SCAN-ISTEST
+// speky:speky-ts#GRAM-ISTEST
 /**
  * From syntax: a test or suite kind (call-style tests), a test attribute among the
  * definition's decorations, or the language's naming rule (test functions, test methods
- * of test classes, test classes themselves), which a file-name condition may restrict.
+ * of test classes or of their extensions, test classes themselves), which a file-name
+ * condition may restrict. Naming rules hold only outside functions: like pytest and go test,
+ * no runner collects a `test_x` or a `class TestX` defined inside a function.
  */
 export function isTest(
   definition: Definition,
@@ -56,12 +101,13 @@ export function isTest(
   if (hasTestAttribute(definition, index, lang)) return true;
   const rule = lang.test;
   if (rule.file && !rule.file.test(path.basename(file))) return false;
+  if (insideFunction(definition, lang, index)) return false;
   const name = nameText(definition.name);
-  if (definition.kind === "class") return isTestClass(definition, lang);
+  if (definition.kind === "class") return isTestClass(definition, lang, index);
   const scope = scopes.at(-1);
-  if (scope?.kind === "class") {
+  if (scope?.kind === "class" || scope?.kind === "extension") {
     const callable = definition.kind === "method" || definition.kind === "function";
-    return callable && (rule.method?.test(name) ?? false) && isTestClass(scope, lang);
+    return callable && (rule.method?.test(name) ?? false) && scopeIsTestClass(scope, lang, index);
   }
   return definition.kind === "function" && (rule.function?.test(name) ?? false);
 }

@@ -12,11 +12,21 @@ export interface TestRuleRow {
   method?: string;
   class?: string;
   base?: string;
+  /** A class matched by `class` is no test class when it has a member so named (pytest: `__init__`). */
+  notWithMember?: string;
+}
+
+/** Where a language's compiled grammar comes from: a pinned npm package and a file in it. */
+export interface GrammarSource {
+  package: string;
+  version: string;
+  /** Path of the .wasm inside the package. */
+  file: string;
 }
 
 export interface LanguageRow {
   name: string;
-  wasm: string;
+  grammar: GrammarSource;
   queries: string[];
   extensions: string[];
   filenames: string[];
@@ -40,9 +50,16 @@ export interface LanguageTable {
 /** src/scan and dist/scan are both two levels below the package root. */
 export const GRAMMARS_DIR = fileURLToPath(new URL("../../grammars/", import.meta.url));
 
-export function wasmDir(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve("tree-sitter-wasms/package.json")), "out");
+const requireHere = createRequire(import.meta.url);
+
+/** Root folder of an installed package (its package.json's folder). */
+export function packageDir(name: string): string {
+  return path.dirname(requireHere.resolve(`${name}/package.json`));
+}
+
+/** The installed .wasm of a row, from the package and file the table names. */
+export function wasmPath(row: LanguageRow): string {
+  return path.join(packageDir(row.grammar.package), row.grammar.file);
 }
 
 let table: LanguageTable | undefined;

@@ -1,8 +1,8 @@
 // One Parser and one compiled Query per language, created on first use and kept.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Language, Parser, Query } from "web-tree-sitter";
-import { GRAMMARS_DIR, languageRow, languageTable, wasmDir, type LanguageRow } from "./languages.js";
+import { Language, Parser, Query, type Tree } from "web-tree-sitter";
+import { GRAMMARS_DIR, languageRow, languageTable, wasmPath, type LanguageRow } from "./languages.js";
 
 export interface CompiledTestRule {
   file?: RegExp;
@@ -10,11 +10,13 @@ export interface CompiledTestRule {
   method?: RegExp;
   class?: RegExp;
   base?: RegExp;
+  notWithMember?: RegExp;
 }
 
 export interface LoadedLanguage {
   id: string;
   row: LanguageRow;
+  /** Replaced by a fresh one when the grammar throws (parseBounded). */
   parser: Parser;
   query: Query;
   comments: ReadonlySet<string>;
@@ -38,10 +40,15 @@ export function querySource(row: LanguageRow): string {
 }
 
 export function loadGrammar(row: LanguageRow): Promise<Language> {
+  return loadWasm(wasmPath(row));
+}
+
+/** A grammar from a .wasm file (the bench also measures candidates the table doesn't name). */
+export function loadWasm(file: string): Promise<Language> {
   const next = loadQueue.then(async () => {
     init ??= Parser.init();
     await init;
-    return Language.load(path.join(wasmDir(), row.wasm));
+    return Language.load(file);
   });
   loadQueue = next.catch(() => undefined);
   return next;
@@ -83,4 +90,60 @@ export function loadLanguage(id: string): Promise<LoadedLanguage> {
     loaded.set(id, promise);
   }
   return promise;
+}
+
+/**
+ * Per file. The slowest real file measured (npm run bench:grammars) parses in about a second;
+ * ten times that is a grammar stuck in a pathological case. SPEKY_PARSE_BOUND_MS overrides it
+ * (tests set 0 to reach the bound deterministically).
+ */
+export const DEFAULT_PARSE_BOUND_MS = 10_000;
+
+export function parseBoundMs(): number {
+  const raw = process.env.SPEKY_PARSE_BOUND_MS;
+  const value = raw === undefined || raw.trim() === "" ? NaN : Number(raw);
+  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_PARSE_BOUND_MS;
+}
+
+/** Parsing took longer than the bound: the file's tags are reported without symbols. */
+export class ParseBoundExceeded extends Error {
+  constructor(readonly boundMs: number) {
+    super(`parsing took longer than ${boundMs} ms`);
+  }
+}
+
+/** A grammar failed at run time (a trap or a missing import in its wasm). */
+export class GrammarFailure extends Error {}
+
+// speky:speky-ts#GRAM-BOUND
+/**
+ * Parses `text`, cancelled through web-tree-sitter's progress callback once `boundMs` have
+ * passed: a slow grammar on a pathological file must not stall a scan. A grammar that throws
+ * gets a fresh Parser for the next file (its state after a trap can't be trusted).
+ */
+export function parseBounded(lang: LoadedLanguage, text: string, boundMs: number): Tree {
+  const started = performance.now();
+  let cancelled = false;
+  let tree: Tree | null;
+  try {
+    tree = lang.parser.parse(text, null, {
+      progressCallback: () => (cancelled ||= performance.now() - started >= boundMs),
+    });
+  } catch (err) {
+    const parser = new Parser();
+    parser.setLanguage(lang.parser.language);
+    try {
+      lang.parser.delete();
+    } catch {
+      // already unusable: dropped either way
+    }
+    lang.parser = parser;
+    throw new GrammarFailure(`the ${lang.id} grammar failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!tree) {
+    lang.parser.reset();
+    if (cancelled) throw new ParseBoundExceeded(boundMs);
+    throw new GrammarFailure(`tree-sitter could not parse with the ${lang.id} grammar`);
+  }
+  return tree;
 }

@@ -1,0 +1,247 @@
+// `npm run bench:grammars [-- options] [folder...]`: grammar health on real files. For each
+// language: how many files were parsed, the share whose tree holds ERROR or MISSING nodes,
+// runtime errors thrown by the grammar, files past the parse bound, and the slowest file.
+// Sources: what the machine has (Python's standard library, /usr/include, this package's
+// node_modules, the JDK's src.zip, the Rust toolchain's sources) plus the folders given.
+// Options: --max N (files per language, default 1200), --only a,b (languages),
+// --wasm id=file.wasm (measure another build of a grammar), --no-machine (given folders only),
+// --json FILE (the rows as JSON).
+// speky:speky-ts#GRAM-BENCH
+import { spawnSync } from "node:child_process";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Parser, type Node } from "web-tree-sitter";
+import { MAX_PARSE_BYTES } from "../scan/file.js";
+import { languageForPath, languageTable, wasmPath } from "../scan/languages.js";
+import { loadWasm, parseBoundMs } from "../scan/runtime.js";
+
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+interface Options {
+  max: number;
+  only: Set<string> | null;
+  /** Other builds to measure beside the table's, by language. */
+  wasm: Map<string, string[]>;
+  machine: boolean;
+  json: string | null;
+  folders: string[];
+}
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = { max: 1200, only: null, wasm: new Map(), machine: true, json: null, folders: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "grammars") continue;
+    if (arg === "--max") options.max = Number(argv[++i]);
+    else if (arg === "--only") options.only = new Set(argv[++i].split(","));
+    else if (arg === "--wasm") {
+      const [id, file] = argv[++i].split("=");
+      options.wasm.set(id, [...(options.wasm.get(id) ?? []), path.resolve(file)]);
+    } else if (arg === "--no-machine") options.machine = false;
+    else if (arg === "--json") options.json = argv[++i];
+    else options.folders.push(path.resolve(arg));
+  }
+  return options;
+}
+
+function glob(dir: string, pattern: RegExp): string[] {
+  try {
+    return readdirSync(dir).filter((n) => pattern.test(n)).map((n) => path.join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
+/** The JDK's java.base sources, unpacked once under the temp dir (needs `unzip`). */
+function jdkSources(): string[] {
+  const zip = [...glob("/usr/lib/jvm", /./).map((d) => path.join(d, "lib/src.zip")), ...glob("/usr/lib/jvm", /./).map((d) => path.join(d, "src.zip"))].find(existsSync);
+  if (!zip) return [];
+  const out = path.join(tmpdir(), "speky-bench-jdk-src");
+  if (!existsSync(path.join(out, "java.base"))) {
+    mkdirSync(out, { recursive: true });
+    const r = spawnSync("unzip", ["-q", "-o", zip, "java.base/*", "-d", out], { stdio: "ignore" });
+    if (r.status !== 0) return [];
+  }
+  return [path.join(out, "java.base")];
+}
+
+/** Folders of real code the machine has. */
+export function machineFolders(): string[] {
+  const home = process.env.HOME ?? "/root";
+  const folders = [
+    ...glob("/usr/lib", /^python3\.\d+$/),
+    "/usr/include",
+    path.join(PACKAGE_ROOT, "node_modules"),
+    ...jdkSources(),
+    ...glob(path.join(home, ".rustup/toolchains"), /./).map((t) => path.join(t, "lib/rustlib/src/rust/library")),
+  ];
+  return folders.filter(existsSync);
+}
+
+/** Source files by language under `roots`, symbolic links not followed. */
+function collect(roots: string[], only: Set<string> | null): Map<string, string[]> {
+  const byLanguage = new Map<string, string[]>();
+  const seen = new Set<string>();
+  const visit = (dir: string, depth: number) => {
+    if (depth > 40) return;
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name === ".git") continue;
+      const full = path.join(dir, name);
+      let st;
+      try {
+        st = lstatSync(full);
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) visit(full, depth + 1);
+      else if (st.isFile() && st.size > 0 && st.size <= MAX_PARSE_BYTES && !seen.has(full)) {
+        const language = languageForPath(full);
+        if (!language || (only && !only.has(language))) continue;
+        seen.add(full);
+        let list = byLanguage.get(language);
+        if (!list) byLanguage.set(language, (list = []));
+        list.push(full);
+      }
+    }
+  };
+  for (const root of roots) visit(root, 0);
+  return byLanguage;
+}
+
+/** At most `max` files, spread evenly over the sorted list (not the first folder only). */
+function sample(files: string[], max: number): string[] {
+  if (files.length <= max) return files;
+  const step = files.length / max;
+  return Array.from({ length: max }, (_, i) => files[Math.floor(i * step)]);
+}
+
+function hasErrorNode(node: Node): boolean {
+  return node.hasError;
+}
+
+export interface HealthRow {
+  language: string;
+  build: string;
+  files: number;
+  withErrors: number;
+  runtimeErrors: number;
+  overBound: number;
+  slowestMs: number;
+  slowestFile: string;
+  firstRuntimeError: string | null;
+}
+
+async function measure(language: string, wasm: string, build: string, files: string[]): Promise<HealthRow> {
+  const row: HealthRow = { language, build, files: 0, withErrors: 0, runtimeErrors: 0, overBound: 0, slowestMs: 0, slowestFile: "", firstRuntimeError: null };
+  const bound = parseBoundMs();
+  const grammar = await loadWasm(wasm);
+  let parser = new Parser();
+  parser.setLanguage(grammar);
+  for (const file of files) {
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(file));
+    } catch {
+      continue;
+    }
+    row.files++;
+    const started = performance.now();
+    let cancelled = false;
+    try {
+      const tree = parser.parse(text, null, {
+        progressCallback: () => {
+          if (performance.now() - started > bound) cancelled = true;
+          return cancelled;
+        },
+      });
+      const ms = performance.now() - started;
+      if (ms > row.slowestMs) [row.slowestMs, row.slowestFile] = [ms, file];
+      if (!tree) {
+        row.overBound += cancelled ? 1 : 0;
+        parser.reset();
+        continue;
+      }
+      if (hasErrorNode(tree.rootNode)) row.withErrors++;
+      tree.delete();
+    } catch (err) {
+      row.runtimeErrors++;
+      row.firstRuntimeError ??= `${path.basename(file)}: ${err instanceof Error ? err.message : String(err)}`;
+      // The grammar's state after a trap can't be trusted: a fresh parser for the next file.
+      parser.delete();
+      parser = new Parser();
+      parser.setLanguage(grammar);
+    }
+  }
+  parser.delete();
+  return row;
+}
+
+/** `package@version/file` of a .wasm inside node_modules, else its path. */
+function buildName(wasm: string): string {
+  const parts = wasm.split(path.sep);
+  const at = parts.lastIndexOf("node_modules");
+  if (at < 0) return wasm;
+  const scoped = parts[at + 1].startsWith("@");
+  const name = parts.slice(at + 1, at + (scoped ? 3 : 2)).join("/");
+  const dir = parts.slice(0, at + (scoped ? 3 : 2)).join(path.sep);
+  let version = "?";
+  try {
+    version = (JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string }).version;
+  } catch {
+    // unnamed version
+  }
+  return `${name}@${version}`;
+}
+
+const pct = (n: number, d: number) => (d === 0 ? "-" : `${((100 * n) / d).toFixed(1)}%`);
+
+export function healthTable(rows: HealthRow[]): string {
+  const lines = [
+    "| language | build | files | with ERROR | runtime errors | over bound | slowest file |",
+    "| --- | --- | ---: | ---: | ---: | ---: | --- |",
+  ];
+  for (const r of rows) {
+    const slowest = r.slowestFile ? `${Math.round(r.slowestMs)} ms ${path.basename(r.slowestFile)}` : "-";
+    lines.push(`| ${r.language} | ${r.build} | ${r.files} | ${pct(r.withErrors, r.files)} | ${r.runtimeErrors} | ${r.overBound} | ${slowest} |`);
+  }
+  return lines.join("\n");
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  const roots = [...(options.machine ? machineFolders() : []), ...options.folders];
+  console.log(`sources: ${roots.join(", ")}`);
+  const byLanguage = collect(roots, options.only);
+  const table = languageTable();
+  const rows: HealthRow[] = [];
+  for (const id of Object.keys(table.languages).sort()) {
+    const files = byLanguage.get(id);
+    if (!files || files.length === 0) continue;
+    const row = table.languages[id];
+    const builds: [string, string][] = [[wasmPath(row), `${row.grammar.package}@${row.grammar.version}`]];
+    for (const other of options.wasm.get(id) ?? []) builds.push([other, buildName(other)]);
+    for (const [wasm, build] of builds) {
+      let measured: HealthRow;
+      try {
+        measured = await measure(id, wasm, build, sample(files, options.max));
+      } catch (err) {
+        console.error(`${id} ${build}: does not load: ${err instanceof Error ? err.message : String(err)}`);
+        continue;
+      }
+      rows.push(measured);
+      console.error(`${id} ${build}: ${measured.files} files${measured.firstRuntimeError ? `, first runtime error: ${measured.firstRuntimeError}` : ""}`);
+    }
+  }
+  console.log(healthTable(rows));
+  if (options.json) writeFileSync(options.json, JSON.stringify(rows, null, 2) + "\n");
+}
+
+await main();
