@@ -12,7 +12,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Parser, type Node } from "web-tree-sitter";
+import { Parser } from "web-tree-sitter";
 import { MAX_PARSE_BYTES } from "../scan/file.js";
 import { languageForPath, languageTable, wasmPath } from "../scan/languages.js";
 import { loadWasm, parseBoundMs } from "../scan/runtime.js";
@@ -123,10 +123,6 @@ function sample(files: string[], max: number): string[] {
   return Array.from({ length: max }, (_, i) => files[Math.floor(i * step)]);
 }
 
-function hasErrorNode(node: Node): boolean {
-  return node.hasError;
-}
-
 export interface HealthRow {
   language: string;
   build: string;
@@ -139,48 +135,104 @@ export interface HealthRow {
   firstRuntimeError: string | null;
 }
 
-async function measure(language: string, wasm: string, build: string, files: string[]): Promise<HealthRow> {
-  const row: HealthRow = { language, build, files: 0, withErrors: 0, runtimeErrors: 0, overBound: 0, slowestMs: 0, slowestFile: "", firstRuntimeError: null };
+interface FileOutcome {
+  ms: number;
+  error: boolean;
+  overBound: boolean;
+  runtimeError?: string;
+}
+
+/**
+ * Child process: parses `files` from `start` on, one JSON line per file. A grammar that traps
+ * may leave the runtime (shared by every grammar of the process) broken, so the child stops
+ * at the first runtime error and the parent starts a new one after that file.
+ */
+async function child(wasm: string, listFile: string, start: number): Promise<void> {
+  const files = JSON.parse(readFileSync(listFile, "utf8")) as string[];
   const bound = parseBoundMs();
-  const grammar = await loadWasm(wasm);
-  let parser = new Parser();
+  let grammar;
+  try {
+    grammar = await loadWasm(wasm);
+  } catch (err) {
+    process.stdout.write(JSON.stringify({ load: err instanceof Error ? err.message : String(err) }) + "\n");
+    return;
+  }
+  const parser = new Parser();
   parser.setLanguage(grammar);
-  for (const file of files) {
+  for (let i = start; i < files.length; i++) {
     let text: string;
     try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(file));
+      text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(files[i]));
     } catch {
+      process.stdout.write(JSON.stringify({ i, skip: true }) + "\n");
       continue;
     }
-    row.files++;
     const started = performance.now();
     let cancelled = false;
+    const outcome: FileOutcome = { ms: 0, error: false, overBound: false };
     try {
       const tree = parser.parse(text, null, {
-        progressCallback: () => {
-          if (performance.now() - started > bound) cancelled = true;
-          return cancelled;
-        },
+        progressCallback: () => (cancelled ||= performance.now() - started >= bound),
       });
-      const ms = performance.now() - started;
-      if (ms > row.slowestMs) [row.slowestMs, row.slowestFile] = [ms, file];
-      if (!tree) {
-        row.overBound += cancelled ? 1 : 0;
+      outcome.ms = performance.now() - started;
+      if (tree) {
+        outcome.error = tree.rootNode.hasError;
+        tree.delete();
+      } else {
+        outcome.overBound = cancelled;
         parser.reset();
-        continue;
       }
-      if (hasErrorNode(tree.rootNode)) row.withErrors++;
-      tree.delete();
     } catch (err) {
-      row.runtimeErrors++;
-      row.firstRuntimeError ??= `${path.basename(file)}: ${err instanceof Error ? err.message : String(err)}`;
-      // The grammar's state after a trap can't be trusted: a fresh parser for the next file.
-      parser.delete();
-      parser = new Parser();
-      parser.setLanguage(grammar);
+      outcome.ms = performance.now() - started;
+      outcome.runtimeError = err instanceof Error ? err.message : String(err);
+      process.stdout.write(JSON.stringify({ i, ...outcome }) + "\n");
+      process.exit(3);
     }
+    process.stdout.write(JSON.stringify({ i, ...outcome }) + "\n");
   }
-  parser.delete();
+}
+
+const MAX_RESTARTS = 100;
+
+/** One build of one grammar on `files`, in child processes of this script. */
+function measure(language: string, wasm: string, build: string, files: string[]): HealthRow | string {
+  const row: HealthRow = { language, build, files: 0, withErrors: 0, runtimeErrors: 0, overBound: 0, slowestMs: 0, slowestFile: "", firstRuntimeError: null };
+  const listFile = path.join(tmpdir(), `speky-bench-grammars-${process.pid}.json`);
+  writeFileSync(listFile, JSON.stringify(files));
+  let start = 0;
+  for (let restarts = 0; start < files.length && restarts <= MAX_RESTARTS; restarts++) {
+    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", wasm, listFile, String(start)], {
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    let last = start - 1;
+    for (const line of r.stdout.split("\n")) {
+      if (!line) continue;
+      const o = JSON.parse(line) as { load?: string; i: number; skip?: boolean } & FileOutcome;
+      if (o.load) return o.load;
+      last = o.i;
+      if (o.skip) continue;
+      row.files++;
+      if (o.error) row.withErrors++;
+      if (o.overBound) row.overBound++;
+      if (o.ms > row.slowestMs) [row.slowestMs, row.slowestFile] = [o.ms, files[o.i]];
+      if (o.runtimeError) {
+        row.runtimeErrors++;
+        row.firstRuntimeError ??= `${path.basename(files[o.i])}: ${o.runtimeError}`;
+      }
+    }
+    if (r.status === 0) break;
+    // A crash without a line for the file it was on: count that file as a runtime error.
+    if (r.status !== 3) {
+      const at = last + 1;
+      if (at >= files.length) break;
+      row.files++;
+      row.runtimeErrors++;
+      row.firstRuntimeError ??= `${path.basename(files[at])}: exit ${r.status ?? r.signal}: ${r.stderr.trim().split("\n").at(-1) ?? ""}`;
+      last = at;
+    }
+    start = last + 1;
+  }
   return row;
 }
 
@@ -216,6 +268,7 @@ export function healthTable(rows: HealthRow[]): string {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === "--child") return child(process.argv[3], process.argv[4], Number(process.argv[5]));
   const options = parseArgs(process.argv.slice(2));
   const roots = [...(options.machine ? machineFolders() : []), ...options.folders];
   console.log(`sources: ${roots.join(", ")}`);
@@ -229,11 +282,9 @@ async function main(): Promise<void> {
     const builds: [string, string][] = [[wasmPath(row), `${row.grammar.package}@${row.grammar.version}`]];
     for (const other of options.wasm.get(id) ?? []) builds.push([other, buildName(other)]);
     for (const [wasm, build] of builds) {
-      let measured: HealthRow;
-      try {
-        measured = await measure(id, wasm, build, sample(files, options.max));
-      } catch (err) {
-        console.error(`${id} ${build}: does not load: ${err instanceof Error ? err.message : String(err)}`);
+      const measured = measure(id, wasm, build, sample(files, options.max));
+      if (typeof measured === "string") {
+        console.error(`${id} ${build}: does not load: ${measured}`);
         continue;
       }
       rows.push(measured);

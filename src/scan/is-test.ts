@@ -69,16 +69,21 @@ function hasMember(scope: Definition, rule: RegExp | undefined, lang: LoadedLang
 
 /**
  * The test class a method's scope stands for: the class itself, or for an extension
- * (Swift's `extension ShopTests`), the test class of that name defined in the same file.
+ * (Swift's `extension ShopTests`), the test class of that name defined in the same file or,
+ * when the file doesn't declare it, a type whose name matches the `extendedClass` rule.
  */
 function scopeIsTestClass(scope: Definition, lang: LoadedLanguage, index: DefinitionIndex): boolean {
   if (scope.kind === "class") return isTestClass(scope, lang, index);
   if (scope.kind !== "extension") return false;
   const name = nameText(scope.name);
+  let declaredHere = false;
   for (const other of index.byNode.values()) {
-    if (other.kind === "class" && nameText(other.name) === name && isTestClass(other, lang, index)) return true;
+    if (other.kind !== "class" || nameText(other.name) !== name) continue;
+    if (isTestClass(other, lang, index)) return true;
+    declaredHere = true;
   }
-  return false;
+  // Declared in another file (a scan reads each file alone): its name tells (`...Tests`).
+  return !declaredHere && (lang.test.extendedClass?.test(name) ?? false);
 }
 
 // speky:speky-ts#SCAN-ISTEST

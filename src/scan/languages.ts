@@ -14,6 +14,8 @@ export interface TestRuleRow {
   base?: string;
   /** A class matched by `class` is no test class when it has a member so named (pytest: `__init__`). */
   notWithMember?: string;
+  /** An extension of a type declared in another file is a test class when the type's name matches (XCTest). */
+  extendedClass?: string;
 }
 
 /** Where a language's compiled grammar comes from: a pinned npm package and a file in it. */

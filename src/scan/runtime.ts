@@ -11,6 +11,7 @@ export interface CompiledTestRule {
   class?: RegExp;
   base?: RegExp;
   notWithMember?: RegExp;
+  extendedClass?: RegExp;
 }
 
 export interface LoadedLanguage {
