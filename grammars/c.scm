@@ -47,3 +47,10 @@
   (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable)
 (preproc_function_def name: (identifier) @name) @definition.macro
 (preproc_def name: (identifier) @name) @definition.macro
+
+; A prototype followed by a macro the grammar can't know (`extern int f (void) __THROW;`,
+; system headers) parses as an ERROR holding its declarator: still the function's
+; definition when that declarator parsed cleanly (the engine checks; see README).
+(ERROR
+  [(function_declarator declarator: (identifier) @name)
+   (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))]) @definition.function

@@ -145,7 +145,7 @@ interface FileOutcome {
 /**
  * Child process: parses `files` from `start` on, one JSON line per file. A grammar that traps
  * may leave the runtime (shared by every grammar of the process) broken, so the child stops
- * at the first runtime error and the parent starts a new one after that file.
+ * at the first trap and the parent starts a new one after that file.
  */
 async function child(wasm: string, listFile: string, start: number): Promise<void> {
   const files = JSON.parse(readFileSync(listFile, "utf8")) as string[];
@@ -186,7 +186,10 @@ async function child(wasm: string, listFile: string, start: number): Promise<voi
       outcome.ms = performance.now() - started;
       outcome.runtimeError = err instanceof Error ? err.message : String(err);
       process.stdout.write(JSON.stringify({ i, ...outcome }) + "\n");
-      process.exit(3);
+      // A trap may have broken the runtime; a JavaScript error (a missing import) unwinds cleanly.
+      if (err instanceof WebAssembly.RuntimeError) process.exit(3);
+      parser.reset();
+      continue;
     }
     process.stdout.write(JSON.stringify({ i, ...outcome }) + "\n");
   }

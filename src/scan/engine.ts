@@ -5,7 +5,7 @@ import type { Node, Tree } from "web-tree-sitter";
 import { indexDefinitions, type Definition, type DefinitionIndex } from "./definitions.js";
 import { isTest } from "./is-test.js";
 import { languageRow } from "./languages.js";
-import { anchorNode, resolveComment, resolveDocstring, type ResolveContext } from "./resolve.js";
+import { anchorNode, resolveComment, resolveDocstring, wellFormed, type ResolveContext } from "./resolve.js";
 import { loadLanguage, parseBounded, parseBoundMs, type LoadedLanguage } from "./runtime.js";
 import { definitionSpan, fileOutline, type FileOutline, type Span } from "./spans.js";
 import { enclosingScopes, qualifiedName } from "./symbol.js";
@@ -140,7 +140,9 @@ function classify(tag: TagText, written: Position, where: Place, ctx: ScanContex
     where.kind === "docstring"
       ? { definition: resolveDocstring(where.holder, ctx.index), parseError: false }
       : resolveComment(where.holder, ctx);
-  if (where.parseError || resolved.parseError) return freeTag(tag, written, true, MESSAGES.parseErrorComment);
+  // A syntax error elsewhere (around the comment) doesn't matter when the definition itself parsed cleanly.
+  const trusted = resolved.definition !== null && wellFormed(resolved.definition, ctx.index);
+  if ((where.parseError && !trusted) || resolved.parseError) return freeTag(tag, written, true, MESSAGES.parseErrorComment);
   if (resolved.definition) {
     return symbolTag(tag, written, resolved.definition, ctx, file) ?? freeTag(tag, written, true, MESSAGES.parseErrorComment);
   }

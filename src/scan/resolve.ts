@@ -47,6 +47,8 @@ function headerDefinition(comment: Node, ctx: ResolveContext): Resolution | null
   const enclosing = nearestDefinitionAncestor(comment, ctx.index);
   if (!enclosing || comment.endIndex > enclosing.name.startIndex) return null;
   const adjacent = !hasBlankLine(ctx.text.slice(comment.endIndex, enclosing.name.startIndex));
+  // A comment inside a definition that didn't parse cleanly may belong to anything around it.
+  if (adjacent && !wellFormed(enclosing, ctx.index)) return { definition: null, parseError: true };
   return { definition: adjacent ? enclosing : null, parseError: false };
 }
 
@@ -85,7 +87,11 @@ export function resolveComment(comment: Node, ctx: ResolveContext): Resolution {
       continue;
     }
     if (hasBlankLine(text.slice(lastEnd, next.startIndex))) return found(FREE);
-    if (next.isError) return found({ definition: null, parseError: true });
+    if (next.isError) {
+      // An ERROR node a query names as a definition, or one opening with a well-formed definition.
+      const definition = definitionStartingAt(next, index);
+      return found(definition && wellFormed(definition, index) ? { definition, parseError: false } : { definition: null, parseError: true });
+    }
     if (isComment(next, lang, index) || isDecoration(next, lang, index)) {
       const after = ctx.walks.get(next.id);
       if (after) return found(after);
@@ -96,6 +102,21 @@ export function resolveComment(comment: Node, ctx: ResolveContext): Resolution {
     }
     return found({ definition: definitionStartingAt(next, index), parseError: false });
   }
+}
+
+// speky:speky-ts#GRAM-TOLERANCE
+/**
+ * A definition whose own text parsed cleanly, whatever the rest of the file: its subtree has
+ * no ERROR or MISSING node. An ERROR node that a query captures as a definition (a C
+ * prototype followed by a macro the grammar can't know, `int f(void) __THROW;`) counts when
+ * the part holding its name is clean and the name is on the node's first line.
+ */
+export function wellFormed(definition: Definition, index: DefinitionIndex): boolean {
+  const { node, name } = definition;
+  if (name.isMissing || name.startIndex === name.endIndex) return false;
+  if (!node.isError) return !node.hasError;
+  const holder = index.nav.parent(name) ?? name;
+  return !holder.hasError && !holder.isError && name.startPosition.row === node.startPosition.row;
 }
 
 /**
