@@ -12,6 +12,8 @@ const folders = readdirSync(SCAN_FIXTURES, { withFileTypes: true })
 
 describe("scan fixtures", () => {
   // speky:speky-ts#TSCAN-FIXTURES
+  // speky:speky-ts#TGRAM-ISTEST
+  // speky:speky-ts#TGRAM-TOLERANCE
   it.each(folders)("%s scans to its expected.json", async (folder) => {
     const dir = path.join(SCAN_FIXTURES, folder);
     const actual = await scanFixture(dir);

@@ -1,9 +1,12 @@
 // Every query compiles against its grammar and every node type the table names exists in
-// it: the tree-sitter-wasms grammars are older than upstream, and a mismatch must fail CI.
+// it: grammar builds differ from upstream and from each other, and a mismatch must fail CI.
 import { Query } from "web-tree-sitter";
 import { describe, expect, it } from "vitest";
-import { languageForPath, languageForShebang, languageTable } from "../src/scan/languages.js";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { languageForPath, languageForShebang, languageTable, packageDir, wasmPath } from "../src/scan/languages.js";
 import { loadGrammar, querySource } from "../src/scan/runtime.js";
+import { REPO } from "./scan-helpers.js";
 
 const CAPTURES = /^(definition\.[a-z_]+|name|qualifier|anchor|base|docstring|decoration|comment|test\.attribute|_.*)$/;
 const PROPERTIES = new Set(["separator", "qualifier_separator", "scope"]);
@@ -23,6 +26,17 @@ describe("grammars", () => {
     for (const type of named) expect(language.idForNodeType(type, true), `${id}: ${type}`).toBeTruthy();
     for (const target of Object.values(row.fallback ?? {})) expect(table.languages).toHaveProperty(target);
     query.delete();
+  });
+
+  // speky:speky-ts#TGRAM-TABLE
+  it("loads each grammar from the package the table names, at the pinned version", () => {
+    const pins = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies;
+    for (const [id, row] of Object.entries(table.languages)) {
+      const { package: name, version } = row.grammar;
+      const installed = JSON.parse(readFileSync(path.join(packageDir(name), "package.json"), "utf8")) as { version: string };
+      expect([id, installed.version, pins[name]]).toEqual([id, version, version]);
+      expect(existsSync(wasmPath(row)), `${id}: ${wasmPath(row)}`).toBe(true);
+    }
   });
 
   it("picks a language by extension, file name and shebang", () => {

@@ -141,7 +141,7 @@ function classify(tag: TagText, written: Position, where: Place, ctx: ScanContex
       ? { definition: resolveDocstring(where.holder, ctx.index), parseError: false }
       : resolveComment(where.holder, ctx);
   // A syntax error elsewhere (around the comment) doesn't matter when the definition itself parsed cleanly.
-  const trusted = resolved.definition !== null && wellFormed(resolved.definition, ctx.index);
+  const trusted = resolved.definition !== null && wellFormed(resolved.definition, ctx.index, ctx.text);
   if ((where.parseError && !trusted) || resolved.parseError) return freeTag(tag, written, true, MESSAGES.parseErrorComment);
   if (resolved.definition) {
     return symbolTag(tag, written, resolved.definition, ctx, file) ?? freeTag(tag, written, true, MESSAGES.parseErrorComment);

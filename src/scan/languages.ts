@@ -59,6 +59,7 @@ export function packageDir(name: string): string {
   return path.dirname(requireHere.resolve(`${name}/package.json`));
 }
 
+// speky:speky-ts#GRAM-SOURCES
 /** The installed .wasm of a row, from the package and file the table names. */
 export function wasmPath(row: LanguageRow): string {
   return path.join(packageDir(row.grammar.package), row.grammar.file);

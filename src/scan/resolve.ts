@@ -47,8 +47,10 @@ function headerDefinition(comment: Node, ctx: ResolveContext): Resolution | null
   const enclosing = nearestDefinitionAncestor(comment, ctx.index);
   if (!enclosing || comment.endIndex > enclosing.name.startIndex) return null;
   const adjacent = !hasBlankLine(ctx.text.slice(comment.endIndex, enclosing.name.startIndex));
-  // A comment inside a definition that didn't parse cleanly may belong to anything around it.
-  if (adjacent && !wellFormed(enclosing, ctx.index)) return { definition: null, parseError: true };
+  // Inside an ERROR node a query names as a definition: trusted only as wellFormed says.
+  if (adjacent && enclosing.node.isError && !wellFormed(enclosing, ctx.index, ctx.text, comment.endIndex)) {
+    return { definition: null, parseError: true };
+  }
   return { definition: adjacent ? enclosing : null, parseError: false };
 }
 
@@ -90,7 +92,7 @@ export function resolveComment(comment: Node, ctx: ResolveContext): Resolution {
     if (next.isError) {
       // An ERROR node a query names as a definition, or one opening with a well-formed definition.
       const definition = definitionStartingAt(next, index);
-      return found(definition && wellFormed(definition, index) ? { definition, parseError: false } : { definition: null, parseError: true });
+      return found(definition && wellFormed(definition, index, text) ? { definition, parseError: false } : { definition: null, parseError: true });
     }
     if (isComment(next, lang, index) || isDecoration(next, lang, index)) {
       const after = ctx.walks.get(next.id);
@@ -109,14 +111,15 @@ export function resolveComment(comment: Node, ctx: ResolveContext): Resolution {
  * A definition whose own text parsed cleanly, whatever the rest of the file: its subtree has
  * no ERROR or MISSING node. An ERROR node that a query captures as a definition (a C
  * prototype followed by a macro the grammar can't know, `int f(void) __THROW;`) counts when
- * the part holding its name is clean and the name is on the node's first line.
+ * the part holding its name is clean and nothing between `from` (the node's start, or the
+ * end of the tag's comment inside it) and the name ends a statement or opens a block.
  */
-export function wellFormed(definition: Definition, index: DefinitionIndex): boolean {
+export function wellFormed(definition: Definition, index: DefinitionIndex, text: string, from = definition.node.startIndex): boolean {
   const { node, name } = definition;
   if (name.isMissing || name.startIndex === name.endIndex) return false;
   if (!node.isError) return !node.hasError;
   const holder = index.nav.parent(name) ?? name;
-  return !holder.hasError && !holder.isError && name.startPosition.row === node.startPosition.row;
+  return !holder.hasError && !holder.isError && !/[;{}]/.test(text.slice(from, name.startIndex));
 }
 
 /**
