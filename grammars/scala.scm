@@ -1,21 +1,21 @@
-; Scala definitions for the speky scanner (captures: see README.md). The grammar parses
-; Scala 2 syntax. When several patterns capture the same node, the first one wins.
+; Scala definitions for the speky scanner (captures: see README.md). The grammar (npm
+; tree-sitter-scala 0.24) parses Scala 2 and 3 (indentation syntax, enum, given, extension).
+; When several patterns capture the same node, the first one wins.
 
 ; JUnit (and JUnit in Scala): @Test, simple or qualified.
 ((annotation name: [(type_identifier) @_ann (stable_type_identifier (type_identifier) @_ann .)]) @test.attribute
  (#match? @_ann "^(Test|ParameterizedTest|RepeatedTest|TestFactory)$"))
 
-; ScalaTest FunSuite, MUnit, utest: test("title") { ... }; FunSpec: describe/it.
+; ScalaTest FunSuite, MUnit, utest: test("title") { ... }; FunSpec: describe/it. The grammar
+; reads `f("x") { ... }` as a call of the call `f("x")` with the block as its argument.
 ((call_expression
-   function: (identifier) @anchor
-   arguments: (arguments . (string) @name)
-   body: (block)) @definition.suite
+   function: (call_expression function: (identifier) @anchor arguments: (arguments . (string) @name))
+   arguments: (block)) @definition.suite
  (#match? @anchor "^(describe|context)$")
  (#set! separator " > "))
 ((call_expression
-   function: (identifier) @anchor
-   arguments: (arguments . (string) @name)
-   body: (block)) @definition.test
+   function: (call_expression function: (identifier) @anchor arguments: (arguments . (string) @name))
+   arguments: (block)) @definition.test
  (#match? @anchor "^(test|it|they|ignore|property)$")
  (#set! separator " > "))
 
@@ -58,5 +58,7 @@
 (object_definition name: (identifier) @name) @definition.object
 (package_object name: (identifier) @name) @definition.object
 (trait_definition name: (identifier) @name) @definition.trait
+(enum_definition name: (identifier) @name) @definition.enum
+(given_definition name: (identifier) @name) @definition.variable
 (type_definition name: (type_identifier) @name) @definition.type
 
