@@ -34,15 +34,25 @@ describe.runIf(process.platform === "linux")("TreeWatcher (one watcher per direc
   function tree() {
     const root = tempDir("speky-watch-");
     for (const d of ["a/b", "node_modules/pkg", ".git/objects", "cache"]) mkdirSync(path.join(root, d), { recursive: true });
+    // A git work tree (it has .git) whose rules exclude the installed packages.
+    writeFileSync(path.join(root, ".gitignore"), "node_modules/\n");
     return root;
   }
 
-  it("watches every folder of a tree but .git, node_modules and ignored ones", () => {
+  // speky:speky-ts#TWALK-IGNORE
+  it("watches every folder of a tree but .git, git-ignored ones and ignored ones", async () => {
     const root = tree();
     const watcher = new TreeWatcher(() => {}, undefined, [path.join(root, "cache")]);
     closers.push(() => watcher.close());
     watcher.update({ trees: [root], folders: [] });
+    await watcher.settled();
     expect(watcher.watchedDirectories()).toEqual([root, path.join(root, "a"), path.join(root, "a/b")]);
+    // --no-ignore: the rules do not apply, .git is still never walked.
+    const all = new TreeWatcher(() => {}, undefined, [path.join(root, "cache")], false);
+    closers.push(() => all.close());
+    all.update({ trees: [root], folders: [] });
+    await all.settled();
+    expect(all.watchedDirectories()).toEqual([root, path.join(root, "a"), path.join(root, "a/b"), path.join(root, "node_modules"), path.join(root, "node_modules/pkg")]);
   });
 
   it("reports changes in nested and new folders, never in pruned ones", async () => {
@@ -51,6 +61,7 @@ describe.runIf(process.platform === "linux")("TreeWatcher (one watcher per direc
     const watcher = new TreeWatcher(events.record, undefined, [path.join(root, "cache")]);
     closers.push(() => watcher.close());
     watcher.update({ trees: [root], folders: [] });
+    await watcher.settled();
 
     writeFileSync(path.join(root, "node_modules/pkg/index.js"), "x");
     writeFileSync(path.join(root, ".git/objects/x"), "x");
@@ -60,17 +71,19 @@ describe.runIf(process.platform === "linux")("TreeWatcher (one watcher per direc
 
     mkdirSync(path.join(root, "c/d"), { recursive: true });
     await events.until((p) => p === path.join(root, "c"));
+    await watcher.settled();
     writeFileSync(path.join(root, "c/d/new.py"), "x");
     await events.until((p) => p === path.join(root, "c/d/new.py"));
     expect(watcher.watchedDirectories()).toContain(path.join(root, "c/d"));
     expect(events.seen.filter((p) => /node_modules|\.git|cache/.test(p))).toEqual([]);
   });
 
-  it("follows a plan: drops what it no longer names, watches a folder alone", () => {
+  it("follows a plan: drops what it no longer names, watches a folder alone", async () => {
     const root = tree();
     const watcher = new TreeWatcher(() => {});
     closers.push(() => watcher.close());
     watcher.update({ trees: [root], folders: [path.join(root, "a")] });
+    await watcher.settled();
     expect(watcher.watchedDirectories()).toHaveLength(4); // root, a, a/b, cache
     watcher.update({ trees: [], folders: [path.join(root, "a")] });
     expect(watcher.watchedDirectories()).toEqual([path.join(root, "a")]);

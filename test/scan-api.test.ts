@@ -110,14 +110,15 @@ describe("file selection", () => {
   const ids = async (patterns: string[]) =>
     (await scan([{ project: "w", root: base, patterns }])).references.map((r) => r.file);
 
-  it("skips dot files, .git and node_modules unless a pattern names them", async () => {
-    expect(await ids(["**/*.py"])).toEqual(["src/a.py"]);
+  // speky:speky-ts#TWALK-GLOBS
+  it("reaches dot files and node_modules as Path.glob does, never .git", async () => {
+    expect(await ids(["**/*.py"])).toEqual([".dot/b.py", "node_modules/m/c.py", "src/.hidden.py", "src/a.py", "src/node_modules/d.py"]);
     expect(await ids(["node_modules/**/*.py"])).toEqual(["node_modules/m/c.py"]);
     expect(await ids([".dot/*.py"])).toEqual([".dot/b.py"]);
   });
 
   it("reads a pattern naming a directory as its source files, like speky", async () => {
-    expect(await ids(["src"])).toEqual(["src/a.py"]);
+    expect(await ids(["src"])).toEqual(["src/.hidden.py", "src/a.py", "src/node_modules/d.py"]);
   });
 
   it("reports a file that is not text once, if it names a known project", async () => {

@@ -64,7 +64,7 @@ describe("safe-read", () => {
       import { expandTargets } from ${dist("scan/walk.js")};
       import { runTask } from ${dist("scan/worker-task.js")};
       const target = { project: "p", root: ${JSON.stringify(tree)}, patterns: ["src/*.py"] };
-      const jobs = await expandTargets([target]);
+      const { jobs } = await expandTargets([target]);
       rmSync(${JSON.stringify(path.join(tree, "src/b.py"))});
       execFileSync("mkfifo", [${JSON.stringify(path.join(tree, "src/b.py"))}]);
       const out = [];

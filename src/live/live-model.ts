@@ -9,12 +9,13 @@
 import { EventEmitter } from "node:events";
 import { statSync } from "node:fs";
 import path from "node:path";
-import picomatch from "picomatch";
 import { compareDiagnostics, formatDiagnostic, hasErrors, type Diagnostic } from "../diagnostics.js";
 import { loadModel, scanSpecs, type ModelOptions, type ScanHooks } from "../model/load-model.js";
 import { buildModel, type Model } from "../model/model.js";
 import { loadSpecs } from "../spec/load.js";
 import type { SpecSet } from "../spec/types.js";
+import { allowed, realOrResolved } from "../fs/boundary.js";
+import { compileGlob, patternReaches } from "../fs/globs.js";
 import { cacheDir } from "../scan/cache.js";
 import { TreeWatcher, type WatchPlan } from "./watcher.js";
 
@@ -111,16 +112,17 @@ function sameIds(a: Model, b: Model): boolean {
   return equal(a.requirementIds, b.requirementIds) && equal(a.testIds, b.testIds);
 }
 
-/** The directory part of a glob before its first dynamic segment ("src/**\/*.ts" → "src"). */
+/** The folder a pattern's walk starts from ("src/**\/*.ts" → "src"; a literal path: itself). */
 function globBase(pattern: string): string {
-  return picomatch.scan(pattern).base || ".";
+  const glob = compileGlob(pattern);
+  return glob ? glob.base || "." : pattern;
 }
 
 /** What a change must touch to matter, derived from one model. */
 class Relevance {
   private readonly filesRead: Set<string>;
   private readonly specFolders: Set<string>;
-  private readonly codeMatchers: { root: string; match: (rel: string) => boolean }[];
+  private readonly codeMatchers: { root: string; patterns: string[] }[];
   /** Absolute files holding code references: removing a folder above one matters. */
   private readonly taggedFiles: string[];
 
@@ -129,7 +131,7 @@ class Relevance {
     this.specFolders = new Set([...this.filesRead].map((f) => path.dirname(f)));
     this.codeMatchers = model.manifests
       .filter((m) => m.code_sources.length > 0)
-      .map((m) => ({ root: m.root, match: picomatch(m.code_sources, { dot: true }) }));
+      .map((m) => ({ root: m.root, patterns: m.code_sources }));
     const roots = new Map(model.manifests.map((m) => [m.name.toLowerCase(), m.root]));
     this.taggedFiles = model.codeReferences.flatMap((r) => {
       const root = roots.get(r.project.toLowerCase());
@@ -140,9 +142,8 @@ class Relevance {
   matters(abs: string): boolean {
     if (this.filesRead.has(abs) || this.specFolders.has(path.dirname(abs))) return true;
     if (SPEC_EXTENSIONS.has(path.extname(abs).toLowerCase())) return true;
-    for (const { root, match } of this.codeMatchers) {
-      const rel = path.relative(root, abs).split(path.sep).join("/");
-      if (match(rel)) return true;
+    for (const { root, patterns } of this.codeMatchers) {
+      if (patterns.some((p) => patternReaches(root, p, abs))) return true;
     }
     const stat = statSync(abs, { throwIfNoEntry: false });
     // A new folder may hold new sources or specs; a removed one may have held tagged code.
@@ -161,7 +162,11 @@ export function watchPlan(model: Model): WatchPlan {
   for (const m of model.manifests) {
     trees.add(m.root);
     // A glob may reach outside its root ("../shared/**/*.py").
-    for (const pattern of m.code_sources) trees.add(path.resolve(m.root, globBase(pattern)));
+    for (const pattern of m.code_sources) {
+      const base = path.resolve(m.root, globBase(pattern));
+      // Nothing outside the boundary is walked, so nothing there is watched either.
+      if (allowed(m.boundary, realOrResolved(base))) trees.add(base);
+    }
   }
   const folders = model.specs.files.map((f) => path.dirname(path.resolve(f)));
   const existing = (dirs: Iterable<string>) =>
@@ -270,6 +275,11 @@ export class LiveModel extends EventEmitter<LiveEvents> {
     return this.watcher !== null;
   }
 
+  /** Resolves once the watcher has walked the trees it was given (tests). */
+  async watchSettled(): Promise<void> {
+    await this.watcher?.settled();
+  }
+
   /** Directories watched right now (for tests and --verbose). */
   watchedDirectories(): string[] {
     return this.watcher?.watchedDirectories() ?? [];
@@ -284,6 +294,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
       // The scan cache is written on every reload: were it inside a watched tree, each
       // reload would cause the next one.
       [cacheDir()],
+      this.options.ignore ?? true,
     );
     this.watcher.update(watchPlan(this.state.model));
   }

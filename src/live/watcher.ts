@@ -5,20 +5,24 @@
 // ReadDirectoryChangesW handle). Linux has no recursive inotify, and Node 20's emulation of
 // `recursive: true` puts a watch on every file, node_modules included, reads the whole tree
 // synchronously and misses edits to a file replaced by rename (the way editors save). So on
-// Linux each directory gets its own watcher, .git and node_modules are pruned, and a directory
-// that appears in a watched tree is walked and watched as soon as its creation is reported.
-import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+// Linux each directory gets its own watcher, and a directory that appears in a watched tree is
+// walked and watched as soon as its creation is reported. What is pruned follows the walk rule
+// of src/fs/globs.ts: .git never, folders excluded by .gitignore/.ignore rules inside a git
+// work tree (unless --no-ignore). The walk yields to the event loop as the scan's does.
+import { readdirSync, realpathSync, statSync, watch, type FSWatcher } from "node:fs";
 import path from "node:path";
+import { GIT_DIR } from "../fs/globs.js";
+import { IgnoreStack } from "../fs/ignore-rules.js";
 
 export interface WatchPlan {
-  /** Directories watched with everything below them (but .git and node_modules). */
+  /** Directories watched with everything below them (but .git and ignored folders). */
   trees: readonly string[];
   /** Directories watched for their own entries only. */
   folders: readonly string[];
 }
 
-/** Never walked nor reported: version control internals and installed packages. */
-const PRUNED = new Set([".git", "node_modules"]);
+/** Milliseconds a tree walk may hold the event loop before it yields. */
+const SLICE_MS = 8;
 /** A tree bigger than this is watched partly, with a warning, rather than exhausting inotify. */
 const MAX_DIRECTORIES = 20_000;
 
@@ -51,6 +55,8 @@ export class TreeWatcher {
   private plan: WatchPlan = { trees: [], folders: [] };
   private full = false;
   private closed = false;
+  /** Tree walks under way: settled() waits for them. */
+  private walking = new Set<Promise<void>>();
 
   /**
    * @param onChange called with the absolute path of every entry reported changed, created or
@@ -61,7 +67,14 @@ export class TreeWatcher {
     private readonly onChange: (absPath: string) => void,
     private readonly onWarning: (message: string) => void = () => {},
     private readonly ignored: readonly string[] = [],
+    /** Apply .gitignore/.ignore rules inside git work trees (false: --no-ignore). */
+    private readonly gitIgnore = true,
   ) {}
+
+  /** Resolves once every tree walk started so far is done (all its folders watched). */
+  async settled(): Promise<void> {
+    while (this.walking.size > 0) await Promise.all([...this.walking]);
+  }
 
   /** Watches what the plan names and stops watching what it no longer names. */
   update(next: WatchPlan): void {
@@ -91,8 +104,18 @@ export class TreeWatcher {
 
   private isIgnored(abs: string, base: string): boolean {
     const rel = path.relative(base, abs);
-    if (rel.split(path.sep).some((s) => PRUNED.has(s))) return true;
+    if (rel.split(path.sep).includes(GIT_DIR)) return true;
     return this.ignored.some((i) => inside(abs, i));
+  }
+
+  /** Ignore rules in force in `dir` (its own files not read yet); null outside git or with --no-ignore. */
+  private rulesAt(dir: string): IgnoreStack | null {
+    if (!this.gitIgnore) return null;
+    try {
+      return IgnoreStack.at(realpathSync(dir));
+    } catch {
+      return null;
+    }
   }
 
   private addTree(root: string): void {
@@ -100,21 +123,45 @@ export class TreeWatcher {
       this.add(root, true);
       return;
     }
-    const stack = [root];
-    while (stack.length > 0) {
-      const dir = stack.pop()!;
+    const walk = this.walkTree(root).finally(() => this.walking.delete(walk));
+    this.walking.add(walk);
+  }
+
+  /** Depth first; directories only, links not followed (no cycle); yields every few ms. */
+  private async walkTree(root: string): Promise<void> {
+    const rootRules = this.rulesAt(root);
+    // Rules locate paths from the real root: the tree's own path may go through a link.
+    let realRoot = root;
+    try {
+      realRoot = realpathSync(root);
+    } catch {
+      // gone: the walk below finds nothing
+    }
+    const loc = (dir: string) => realRoot + dir.slice(root.length);
+    const stack: { dir: string; rules: IgnoreStack | null }[] = [{ dir: root, rules: rootRules }];
+    let lastYield = performance.now();
+    while (stack.length > 0 && !this.closed) {
+      const { dir, rules: outer } = stack.pop()!;
+      // The plan may have changed while this walk yielded.
+      if (!this.plan.trees.some((t) => inside(dir, t))) break;
       if (!this.add(dir, true)) continue;
+      const rules = outer?.enter(loc(dir), dir) ?? null;
       let names: string[];
       try {
         names = readdirSync(dir, { withFileTypes: true })
-          .filter((e) => e.isDirectory() && !PRUNED.has(e.name))
+          .filter((e) => e.isDirectory() && e.name !== GIT_DIR)
           .map((e) => e.name);
       } catch {
         continue;
       }
       for (const name of names) {
         const child = path.join(dir, name);
-        if (!this.isIgnored(child, root)) stack.push(child);
+        if (this.isIgnored(child, root) || rules?.ignores(loc(child), true)) continue;
+        stack.push({ dir: child, rules });
+      }
+      if (performance.now() - lastYield > SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        lastYield = performance.now();
       }
     }
   }

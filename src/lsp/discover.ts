@@ -5,7 +5,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { compareStrings } from "../diagnostics.js";
-import { expandGlob } from "../spec/globs.js";
+import { boundaryFor } from "../fs/boundary.js";
+import { GlobWalker } from "../fs/globs.js";
+import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { entryOf, stringValue } from "../spec/node.js";
 import { FileReport } from "../spec/report.js";
 import { readToml } from "../spec/toml-source.js";
@@ -58,23 +60,23 @@ function declaresProject(abs: string): boolean {
 
 /** The files a manifest's `files` globs reach (where sub-projects are found). */
 async function reached(manifest: string): Promise<string[]> {
-  let text: string;
-  try {
-    text = fs.readFileSync(manifest, "utf8");
-  } catch {
-    return [];
-  }
+  const read = readRegularSync(manifest, { maxBytes: MAX_MANIFEST_BYTES });
+  if (isRefusal(read)) return [];
+  const text = read.bytes.toString("utf8");
   const report = new FileReport(manifest, []);
   const root = path.extname(manifest).toLowerCase() === ".toml" ? readToml(text, report) : await readYaml(text, report);
   if (!root || root.type !== "map") return [];
   const base = path.resolve(path.dirname(manifest), stringValue(entryOf(root, "root_directory")?.value) ?? ".");
   const files = entryOf(root, "files")?.value;
   const out: string[] = [];
+  // The same reach and confinement as the loader's (src/fs/globs.ts).
+  const walker = new GlobWalker();
+  const boundary = boundaryFor(manifest, path.dirname(manifest));
   for (const pattern of files?.type === "seq" ? files.items : []) {
     const glob = stringValue(pattern);
     if (glob === undefined) continue;
-    const result = await expandGlob(base, glob);
-    if ("files" in result) out.push(...result.files);
+    const result = await walker.expand(base, glob, { boundary, ignore: false, folder: null });
+    out.push(...result.files.map((f) => f.abs));
   }
   return out;
 }

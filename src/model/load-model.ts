@@ -14,11 +14,14 @@ export interface ModelResult {
   diagnostics: Diagnostic[];
 }
 
-export function scanTargets(manifests: readonly Manifest[]): ScanTarget[] {
+export function scanTargets(manifests: readonly Manifest[], ignore = true): ScanTarget[] {
   return manifests.map((m) => ({
     project: m.name,
     root: m.root,
     patterns: m.code_sources,
+    sites: m.code_source_sites,
+    boundary: m.boundary,
+    ignore,
     ...(m.source_links ? { source_links: m.source_links } : {}),
   }));
 }
@@ -30,6 +33,8 @@ export interface ModelOptions extends LoadOptions {
   cache?: boolean;
   /** Hears why the scan cache was not used or not written (--verbose). */
   cacheNote?: (line: string) => void;
+  /** Skip git-ignored code sources; default true, false for `--no-ignore`. */
+  ignore?: boolean;
 }
 
 /** How a long-running process scans: sharing its thread, reporting progress (src/live). */
@@ -37,7 +42,7 @@ export type ScanHooks = Pick<ScanOptions, "cooperative" | "onProgress" | "afterW
 
 /** The scan of loaded specs' code sources, merged into their model. */
 export async function scanSpecs(specs: SpecSet, options: ModelOptions = {}, hooks: ScanHooks = {}): Promise<Model> {
-  const scanned = await scan(scanTargets(specs.manifests), { ...hooks, onlyFiles: options.onlyFiles, cache: options.cache ?? true, cacheNote: options.cacheNote });
+  const scanned = await scan(scanTargets(specs.manifests, options.ignore ?? true), { ...hooks, onlyFiles: options.onlyFiles, cache: options.cache ?? true, cacheNote: options.cacheNote });
   return buildModel(specs, scanned);
 }
 

@@ -39,7 +39,12 @@ export interface ScanOptions {
   cacheNote?: (line: string) => void;
 }
 
-export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel" | "cacheNote">;
+export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel" | "cacheNote"> & {
+  /** Follow links under the folders to anywhere (--allow-outside). */
+  allowOutside?: boolean;
+  /** Skip git-ignored files (default true; --no-ignore: false). */
+  ignore?: boolean;
+};
 
 function toPosix(p: string): string {
   return path.sep === "/" ? p : p.split(path.sep).join("/");
@@ -267,8 +272,9 @@ function dedupe(sorted: Diagnostic[]): Diagnostic[] {
   return sorted.filter((d, i) => i === 0 || compareDiagnostics(d, sorted[i - 1]) !== 0);
 }
 
-async function collect(jobs: FileJob[], targets: ScanTarget[], cache: ScanCache | null, options: ScanOptions): Promise<Collector> {
+async function collect(jobs: FileJob[], targets: ScanTarget[], cache: ScanCache | null, options: ScanOptions, walkDiagnostics: Diagnostic[]): Promise<Collector> {
   const collector = new Collector(targets, options.knownProjects);
+  collector.diagnostics.push(...walkDiagnostics);
   const outcomes = await scanJobs(jobs, cache, options);
   jobs.forEach((job, i) => collector.add(job, outcomes[i]));
   return collector;
@@ -300,8 +306,8 @@ export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Pr
   const scope = { targets: targets.map((t) => [t.root, t.patterns]).sort((a, b) => compareStrings(JSON.stringify(a), JSON.stringify(b))) };
   const cache = openCache(options, scope, targets[0]?.root ?? process.cwd(), options.onlyFiles !== undefined);
   // Pre-commit mode matches the named files against the patterns: no walk of the whole tree.
-  const jobs = options.onlyFiles ? await expandTargetsFor(targets, options.onlyFiles) : await expandTargets(targets, cache ?? undefined);
-  return (await collect(jobs, targets, cache, options)).result(started);
+  const { jobs, diagnostics } = options.onlyFiles ? await expandTargetsFor(targets, options.onlyFiles) : await expandTargets(targets, cache ?? undefined);
+  return (await collect(jobs, targets, cache, options, diagnostics)).result(started);
 }
 
 /** Scans files and directories given directly for one project; paths shown relative to `cwd`. */
@@ -314,9 +320,10 @@ export async function scanPaths(
   const started = performance.now();
   trace("start");
   const target: ScanTarget = { project, root: path.resolve(cwd), patterns: [] };
-  const cache = openCache(options, { paths: [target.root, paths] }, commonDirectory(paths.map((p) => path.resolve(cwd, p))), false);
-  const { jobs, missing } = await expandPaths(paths, target.root, target, cache ?? undefined);
-  const collector = await collect(jobs, [target], cache, options);
+  const cache = openCache(options, { paths: [target.root, paths], ignore: options.ignore ?? true }, commonDirectory(paths.map((p) => path.resolve(cwd, p))), false);
+  const walkOptions = { allowOutside: options.allowOutside, ignore: options.ignore };
+  const { jobs, missing, diagnostics } = await expandPaths(paths, target.root, target, cache ?? undefined, walkOptions);
+  const collector = await collect(jobs, [target], cache, options, diagnostics);
   for (const p of missing) collector.warn(toPosix(p), 0, 0, "no such file or directory");
   return collector.result(started);
 }

@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../diagnostics.js";
-import type { SourceLinks } from "../spec/types.js";
+import type { Boundary } from "../fs/boundary.js";
+import type { SourceLinks, SourceLocation } from "../spec/types.js";
 import type { FileOutline } from "./spans.js";
 
 export interface CodeReference {
@@ -41,6 +42,12 @@ export interface ScanTarget {
   project: string;
   root: string;
   patterns: string[];
+  /** Where each pattern is written: its problems (no match, outside the boundary) are reported there. */
+  sites?: SourceLocation[];
+  /** The folders the patterns may reach (src/fs/boundary.ts); null or absent: anywhere. */
+  boundary?: Boundary | null;
+  /** Skip files excluded by .gitignore/.ignore inside a git work tree; default true. */
+  ignore?: boolean;
   source_links?: SourceLinks;
 }
 

@@ -8,7 +8,8 @@ import { readCommentsCsv, readCommentsFile } from "./comments.js";
 import { KINDS, type Kind } from "./fields.js";
 import { resolveSourceLinks } from "./git-links.js";
 import { readSpecFile } from "./files.js";
-import { expandGlob } from "./globs.js";
+import { boundaryFor, type Boundary } from "../fs/boundary.js";
+import { GlobWalker } from "../fs/globs.js";
 import { readItemsFile } from "./items.js";
 import { readManifest, type Written } from "./manifest.js";
 import { describe, entryOf, stringValue, type SMap, type SNode } from "./node.js";
@@ -26,7 +27,7 @@ const KIND_LIST = `${KINDS.slice(0, -1).join(", ")} or ${KINDS[KINDS.length - 1]
  * `specs` is null when any of them is an error.
  */
 export async function loadSpecs(paths: string[], options: LoadOptions = {}): Promise<LoadResult> {
-  const loader = new Loader(options.cwd ?? process.cwd(), options.overlay);
+  const loader = new Loader(options.cwd ?? process.cwd(), options.overlay, options.allowOutside ?? false);
   for (const given of paths) await loader.loadGiven(given, false);
   for (const given of options.csvs ?? []) await loader.loadGiven(given, true);
   return loader.finish();
@@ -37,6 +38,7 @@ interface Owner {
   name: string | null;
   root: string;
   report: FileReport;
+  boundary: Boundary | null;
 }
 
 interface Reach {
@@ -44,6 +46,8 @@ interface Reach {
   display: string;
   owner: Owner | null;
   csv: boolean;
+  /** What the paths this file names may reach: its command-line ancestor's boundary. */
+  boundary: Boundary | null;
 }
 
 class Loader {
@@ -57,9 +61,13 @@ class Loader {
   private readonly coverage: { manifest: Manifest; categories: Written[]; report: FileReport }[] = [];
   private readonly links: Promise<void>[] = [];
 
+  /** Spec globs: speky's reach, no ignore files; listings shared by every pattern of the load. */
+  private readonly walker = new GlobWalker();
+
   constructor(
     private readonly cwd: string,
     private readonly overlay: ReadonlyMap<string, string> | undefined,
+    private readonly allowOutside: boolean,
   ) {}
 
   /** The file's reading, with its overlay text when it has one. */
@@ -70,7 +78,10 @@ class Loader {
   }
 
   loadGiven(given: string, csv: boolean): Promise<void> {
-    return this.loadFile({ abs: path.resolve(this.cwd, given), display: given, owner: null, csv });
+    const abs = path.resolve(this.cwd, given);
+    // A path on the command line is the user's own: always read, and it sets the boundary.
+    const boundary = this.allowOutside ? null : boundaryFor(abs, this.cwd);
+    return this.loadFile({ abs, display: given, owner: null, csv, boundary });
   }
 
   async finish(): Promise<LoadResult> {
@@ -124,16 +135,19 @@ class Loader {
   }
 
   private async loadManifest(map: SMap, reach: Reach, report: FileReport): Promise<void> {
-    const plan = await readManifest(map, reach.abs, report);
+    const plan = await readManifest(map, reach.abs, report, reach.boundary);
     const manifest: Manifest = {
       name: plan.name ?? "",
       file: reach.display,
       absFile: reach.abs,
       root: plan.root ?? path.dirname(reach.abs),
       coverage_categories: plan.coverage_categories.map((c) => c.text),
-      code_sources: plan.code_sources,
+      code_sources: plan.code_sources.map((c) => c.text),
       parent: reach.owner?.name ?? null,
-    };
+    } as Manifest;
+    // For the scan, not for output: the boundary names folders of this machine.
+    hide(manifest, "code_source_sites", plan.code_sources.map((c) => ({ file: reach.display, line: c.line, column: c.column })));
+    hide(manifest, "boundary", reach.boundary);
     const clash = plan.name && this.manifests.find((m) => m.name.toLowerCase() === plan.name!.toLowerCase());
     if (clash) {
       report.error(
@@ -153,22 +167,22 @@ class Loader {
       );
     }
     if (plan.root === null) return;
-    const owner: Owner = { name: plan.name, root: plan.root, report };
+    const owner: Owner = { name: plan.name, root: plan.root, report, boundary: reach.boundary };
     for (const pattern of plan.files) await this.loadPattern(owner, pattern, false);
     for (const pattern of plan.comments_csvs) await this.loadPattern(owner, pattern, true);
   }
 
   private async loadPattern(owner: Owner, pattern: Written, csv: boolean): Promise<void> {
-    const result = await expandGlob(owner.root, pattern.text);
-    if ("error" in result) {
-      owner.report.error(pattern, result.error);
-      return;
+    const result = await this.walker.expand(owner.root, pattern.text, { boundary: owner.boundary, ignore: false, folder: null });
+    for (const problem of result.problems) {
+      if (problem.severity === "error") owner.report.error(pattern, problem.message);
+      else owner.report.warning(pattern, problem.message);
     }
-    if (result.warning) owner.report.warning(pattern, result.warning);
+    const files = result.files.map((f) => f.abs);
     // Read ahead (reading waits on the disk, parsing on the CPU), then load in order.
-    const reads = result.files.map((abs) => this.read(abs));
-    for (const [i, abs] of result.files.entries()) {
-      await this.loadFile({ abs, display: displayPath(owner.root, abs), owner, csv }, reads[i]);
+    const reads = files.map((abs) => this.read(abs));
+    for (const [i, abs] of files.entries()) {
+      await this.loadFile({ abs, display: displayPath(owner.root, abs), owner, csv, boundary: owner.boundary }, reads[i]);
     }
   }
 }
@@ -203,6 +217,11 @@ export function fileKind(root: SNode | null, report: FileReport): { kind: Kind; 
 /** A path as displayed: relative to the manifest root, `/`-separated. */
 function displayPath(root: string, abs: string): string {
   return path.relative(root, abs).split(path.sep).join("/");
+}
+
+/** A property that JSON and the model's serialisations leave out. */
+function hide<T extends object, K extends keyof T>(object: T, key: K, value: T[K]): void {
+  Object.defineProperty(object, key, { value, enumerable: false });
 }
 
 function deepFreeze<T>(value: T): T {

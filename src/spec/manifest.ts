@@ -1,6 +1,7 @@
 // A manifest (`kind: project`) read into what loading it involves; load.ts carries it out.
 import fs from "node:fs";
 import path from "node:path";
+import { ALLOW_HINT, allowed, BOUNDARY_WORDS, isVirtual, type Boundary } from "../fs/boundary.js";
 import { FILE_SPECS, SOURCE_LINKS } from "./fields.js";
 import { entryOf, type Pos, type SMap, type SScalar, type SSeq } from "./node.js";
 import { readFields } from "./read-fields.js";
@@ -18,7 +19,7 @@ export interface ManifestPlan {
   root: string | null;
   files: Written[];
   comments_csvs: Written[];
-  code_sources: string[];
+  code_sources: Written[];
   coverage_categories: Written[];
   source_links?: Pos & { url: string; branch: string };
 }
@@ -26,7 +27,7 @@ export interface ManifestPlan {
 /** Project names a code tag can name (speky:<project>#<ID>). */
 const TAGGABLE_NAME = /^[A-Za-z0-9_.-]+$/;
 
-export async function readManifest(root: SMap, absFile: string, report: FileReport): Promise<ManifestPlan> {
+export async function readManifest(root: SMap, absFile: string, report: FileReport, boundary: Boundary | null): Promise<ManifestPlan> {
   const spec = FILE_SPECS.project;
   const f = readFields(root, spec, spec.name, report);
   const name = (f.name as string | undefined) ?? null;
@@ -38,10 +39,10 @@ export async function readManifest(root: SMap, absFile: string, report: FileRepo
   }
   const plan: ManifestPlan = {
     name,
-    root: await rootDirectory(root, absFile, f.root_directory as string | undefined, report),
+    root: await rootDirectory(root, absFile, f.root_directory as string | undefined, report, boundary),
     files: patterns(root, "files", f),
     comments_csvs: patterns(root, "comments_csvs", f),
-    code_sources: (f.code_sources as string[] | undefined) ?? [],
+    code_sources: patterns(root, "code_sources", f),
     coverage_categories: patterns(root, "coverage_categories", f),
   };
   const links = f.source_links as SMap | undefined;
@@ -55,11 +56,18 @@ export async function readManifest(root: SMap, absFile: string, report: FileRepo
   return plan;
 }
 
-async function rootDirectory(map: SMap, absFile: string, written: string | undefined, report: FileReport) {
+async function rootDirectory(map: SMap, absFile: string, written: string | undefined, report: FileReport, boundary: Boundary | null) {
   const dir = path.resolve(path.dirname(absFile), written ?? ".");
+  const at = entryOf(map, "root_directory")?.value ?? map;
+  // The root itself may be a link: what counts is where it leads (checked before any stat of it).
+  const real = await fs.promises.realpath(dir).catch(() => dir);
+  if (!allowed(boundary, real) || isVirtual(real)) {
+    report.error(at, `root directory '${written}' is outside ${BOUNDARY_WORDS} (${ALLOW_HINT})`);
+    return null;
+  }
   const stat = await fs.promises.stat(dir).catch(() => undefined);
   if (stat?.isDirectory()) return dir;
-  report.error(entryOf(map, "root_directory")?.value ?? map, `root directory '${written}' not found`);
+  report.error(at, `root directory '${written}' not found`);
   return null;
 }
 

@@ -1,3 +1,4 @@
+import type { Boundary } from "../fs/boundary.js";
 // The loaded specification: plain data, frozen after load. Field names follow the spec
 // format (snake_case) so that MCP output can be built from them without renaming.
 import type { Diagnostic } from "../diagnostics.js";
@@ -84,6 +85,10 @@ export interface Manifest {
   coverage_categories: string[];
   /** Globs relative to root, as written. */
   code_sources: string[];
+  /** Where each code_sources glob is written (its problems are reported there). Not enumerable. */
+  code_source_sites: SourceLocation[];
+  /** The folders its paths may reach (src/fs/boundary.ts); null with --allow-outside. Not enumerable. */
+  boundary: Boundary | null;
   source_links?: SourceLinks;
   /** Name of the manifest that reached this one; null for a top-level manifest. */
   parent: string | null;
@@ -111,6 +116,8 @@ export interface LoadOptions {
    * buffers): the file must still exist, and is read with its text instead.
    */
   overlay?: ReadonlyMap<string, string>;
+  /** Lift the confinement boundary (--allow-outside): the tree is trusted. */
+  allowOutside?: boolean;
 }
 
 export interface LoadResult {

@@ -1,0 +1,67 @@
+// The confinement boundary (spec-format.md, "Confinement"): the folders a specification tree
+// may name. A repository can be hostile; its manifest must not make us read /etc, /proc or the
+// user's home through a glob, a root_directory or a symbolic link.
+import fs from "node:fs";
+import path from "node:path";
+
+/** Real paths of the folders (or files) inside which everything may be opened. */
+export interface Boundary {
+  readonly roots: readonly string[];
+}
+
+/** Words for diagnostics: never an absolute path (displayed paths stay relative). */
+export const BOUNDARY_WORDS = "the project (the git work tree of the manifest, or the current folder outside git)";
+export const ALLOW_HINT = "--allow-outside lifts this for a trusted tree";
+
+/** The kernel's virtual file systems: endless files, and other processes' secrets. */
+const VIRTUAL = ["/proc", "/sys", "/dev"];
+
+export function realOrResolved(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/** The deepest folder holding `dir` (itself included) that has a `.git` entry, or null. */
+export function gitWorkTree(dir: string): string | null {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, ".git"))) return d;
+    if (d === path.dirname(d)) return null;
+  }
+}
+
+/**
+ * The boundary of a path given on the command line: the git work tree holding it, else
+ * `cwd` and the path's own folder; the path itself is always allowed (it is the user's own
+ * choice, and so is the folder of a manifest named outside git: its root by default).
+ */
+export function boundaryFor(givenAbs: string, cwd: string): Boundary {
+  const real = realOrResolved(givenAbs);
+  let dir = real;
+  try {
+    if (!fs.statSync(real).isDirectory()) dir = path.dirname(real);
+  } catch {
+    dir = path.dirname(real);
+  }
+  const tree = gitWorkTree(dir);
+  const roots = [...new Set(tree ? [tree, real] : [realOrResolved(cwd), dir])];
+  return { roots: roots.filter((r) => !roots.some((o) => o !== r && within(r, o))) };
+}
+
+/** `p` is `root` or below it (both absolute, normalised). */
+export function within(p: string, root: string): boolean {
+  if (p === root) return true;
+  return p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+/** Whether a real path may be opened; a null boundary allows everything (--allow-outside). */
+export function allowed(boundary: Boundary | null, realPath: string): boolean {
+  return boundary === null || boundary.roots.some((r) => within(realPath, r));
+}
+
+/** Under /proc, /sys or /dev: refused even with --allow-outside, a walk there never ends well. */
+export function isVirtual(absPath: string): boolean {
+  return VIRTUAL.some((v) => within(absPath, v));
+}
