@@ -41,7 +41,8 @@ function expectNoAbsolutePath(value: unknown, label: string): void {
   for (const where of [REPO, scratch, path.dirname(scratch)]) expect(text.includes(where), `${label} mentions ${where}`).toBe(false);
 }
 
-// A project whose globs reach outside its root: specs and code in sibling folders.
+// A project whose globs reach outside its root: specs and code in sibling folders, outside the
+// confinement boundary too (the tree is trusted here: --allow-outside).
 //   proj/speky.yaml           files: ../shared/*.yaml, specs/*.yaml; code: ../lib/**/*.py, src/*.py
 //   proj/sub/sub.yaml         a sub-project rooted one level up (root_directory: ..)
 const manifest = write(
@@ -66,7 +67,7 @@ const relManifest = path.relative(REPO, manifest);
 
 describe("displayed paths", () => {
   it("are relative to the manifest root in the loaded specs, with ../ outside it", async () => {
-    const { specs, diagnostics } = await loadSpecs(["speky.yaml"], { cwd: path.join(scratch, "proj") });
+    const { specs, diagnostics } = await loadSpecs(["speky.yaml"], { cwd: path.join(scratch, "proj"), allowOutside: true });
     expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const files = Object.fromEntries([...specs!.requirements, ...specs!.tests].map((i) => [i.id, [i.source_file, i.loc.file]]));
     expect(files).toEqual({
@@ -79,7 +80,7 @@ describe("displayed paths", () => {
   });
 
   it("are relative to the root of the manifest whose name a tag uses, in the model", async () => {
-    const { model } = await loadModel(["speky.yaml"], { cwd: path.join(scratch, "proj"), cache: false });
+    const { model } = await loadModel(["speky.yaml"], { cwd: path.join(scratch, "proj"), cache: false, allowOutside: true });
     expect(model!.codeReferences.map((r) => [r.project, r.id, r.file])).toEqual([
       ["out", "OWN", "../lib/both.py"],
       ["sub", "SUBR", "../lib/both.py"],
@@ -94,8 +95,8 @@ describe("displayed paths", () => {
     const runs: [string, string[]][] = [
       ["scan mcp", ["scan", "--no-cache", MCP_FIXTURE]],
       ["scan check tree", ["scan", "--no-cache", "fixtures/check/tree/speky.yaml"]],
-      ["scan outside", ["scan", "--no-cache", relManifest]],
-      ["check outside", ["check", "--no-cache", "--format", "json", relManifest]],
+      ["scan outside", ["scan", "--no-cache", "--allow-outside", relManifest]],
+      ["check outside", ["check", "--no-cache", "--allow-outside", "--format", "json", relManifest]],
       ["check check tree", ["check", "--no-cache", "--format", "json", "fixtures/check/tree/speky.yaml"]],
       ["check bad ref", ["check", "--no-cache", "--format", "json", "fixtures/check/bad-ref/speky.yaml"]],
     ];
@@ -105,13 +106,15 @@ describe("displayed paths", () => {
       expectNoAbsolutePath(JSON.parse(run.stdout), label);
     }
     // Text and annotation formats print the same paths.
-    const text = runSpeky(["check", "--no-cache", relManifest]).stdout + runSpeky(["check", "--no-cache", "--format", "github", relManifest]).stdout;
+    const text =
+      runSpeky(["check", "--no-cache", "--allow-outside", relManifest]).stdout +
+      runSpeky(["check", "--no-cache", "--allow-outside", "--format", "github", relManifest]).stdout;
     expect(text).toContain("../lib/both.py");
     for (const where of [REPO, scratch]) expect(text.includes(where)).toBe(false);
   });
 
   it("are never absolute in the answers of the MCP tools", async () => {
-    for (const args of [[MCP_FIXTURE], [relManifest]]) {
+    for (const args of [[MCP_FIXTURE], ["--allow-outside", relManifest]]) {
       const session = await connect(args);
       try {
         const { structured: ids } = await call(session.client, "list_all_ids");

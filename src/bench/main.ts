@@ -335,11 +335,13 @@ async function main(): Promise<void> {
   }
 }
 
-// `npm run bench -- lsp`: the language server's part alone.
+// `npm run bench -- lsp`: the language server's part alone; `npm run bench -- walk`: the walk bench alone (src/bench/walk.ts).
 if (process.argv[2] === "lsp") {
   const rows = await benchLspServer(mkdtempSync(path.join(tmpdir(), "speky-bench-cache-")));
   log();
   table(rows);
+} else if (process.argv[2] === "walk") {
+  await (await import("./walk.js")).benchWalk(log);
 } else {
   await main();
 }

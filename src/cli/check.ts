@@ -9,7 +9,7 @@ import { loadModel } from "../model/load-model.js";
 import { modelProblems } from "../model/problems.js";
 import { flag, listOption, stringOption, UsageError, type ParsedArgs } from "./args.js";
 import { verboseNote } from "./verbose.js";
-import type { Command } from "./command.js";
+import { WALK_OPTIONS, type Command } from "./command.js";
 import { REPORT_FORMATS, renderReport, summarize, type ReportFormat } from "./report.js";
 
 const SPEC_EXTENSIONS = new Set([".yaml", ".yml", ".toml"]);
@@ -32,7 +32,15 @@ async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string
   const sourceFiles = args.positionals.filter((p) => !specPaths.includes(p));
   const onlyFiles = sourceFiles.length > 0 ? sourceFiles.map((f) => path.resolve(cwd, f)) : undefined;
 
-  const { model, diagnostics } = await loadModel(specPaths, { cwd, csvs: listOption(args, "csv"), onlyFiles, cache: !flag(args, "no-cache"), cacheNote: verboseNote(args) });
+  const { model, diagnostics } = await loadModel(specPaths, {
+    cwd,
+    csvs: listOption(args, "csv"),
+    onlyFiles,
+    cache: !flag(args, "no-cache"),
+    allowOutside: flag(args, "allow-outside"),
+    ignore: !flag(args, "no-ignore"),
+    cacheNote: verboseNote(args),
+  });
   const findings: Diagnostic[] = model ? modelProblems(model, diagnostics) : [...diagnostics].sort(compareDiagnostics);
   const files = model ? model.specs.files.length + (model.scanStats?.files ?? 0) : null;
   const summary = summarize(findings, files);
@@ -43,7 +51,7 @@ async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string
 export const checkCommand: Command = {
   name: "check",
   summary: "validate the specs and the code tags; exit 1 on findings",
-  usage: ["PATH... [FILE...] [--format text|json|github] [--strict] [--no-cache] [--verbose] [-C CSV]..."],
+  usage: ["PATH... [FILE...] [--format text|json|github] [--strict] [--no-cache] [--verbose] [--no-ignore] [--allow-outside] [-C CSV]..."],
   description: `Validate the specs and scan the manifests' code_sources; fail on invalid specs
 and on code tags naming unknown IDs. PATH is a manifest (kind: project) or a specification
 file. FILEs (e.g. from pre-commit) restrict the scan to those files; the specs are always
@@ -54,6 +62,7 @@ validated whole. Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or in
     { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
     { name: "no-cache", help: "scan every file afresh" },
     { name: "verbose", help: "say on stderr why the scan cache was not used" },
+    ...WALK_OPTIONS,
   ],
   async run(args, context) {
     const { output, exitCode } = await runCheck(args, context.cwd);

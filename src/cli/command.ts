@@ -35,3 +35,12 @@ export function commandHelp(program: string, command: Command): string {
     `Options:\n${formatOptions(commandOptions(command))}`
   );
 }
+
+/** Which files a walk reaches (src/fs/globs.ts): shared by check, scan and speky-mcp. */
+export const WALK_OPTIONS: OptionSpec[] = [
+  { name: "no-ignore", help: "also scan code sources that .gitignore/.ignore rules exclude" },
+  {
+    name: "allow-outside",
+    help: "trust the tree: let its paths, globs and links reach outside its git work tree (or the current folder)",
+  },
+];

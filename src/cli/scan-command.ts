@@ -10,7 +10,7 @@ import { formatScanOutput } from "../scan/output.js";
 import { scanPaths } from "../scan/scan.js";
 import type { ScanResult } from "../scan/types.js";
 import { CommandError, flag, listOption, parseArgs, stringOption, UsageError, type ParsedArgs } from "./args.js";
-import { commandOptions, type Command } from "./command.js";
+import { commandOptions, WALK_OPTIONS, type Command } from "./command.js";
 import { fileErrorReason } from "./file-error.js";
 import { quote } from "../quote.js";
 
@@ -26,9 +26,17 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
   const project = stringOption(args, "project");
   let result: ScanResult;
   if (project !== undefined) {
-    result = await scanPaths(project, args.positionals, cwd, { cache: !flag(args, "no-cache"), cacheNote: verboseNote(args) });
+    const walk = { allowOutside: flag(args, "allow-outside"), ignore: !flag(args, "no-ignore") };
+    result = await scanPaths(project, args.positionals, cwd, { cache: !flag(args, "no-cache"), cacheNote: verboseNote(args), ...walk });
   } else {
-    const { model, diagnostics } = await loadModel(args.positionals, { cwd, csvs: listOption(args, "csv"), cache: !flag(args, "no-cache"), cacheNote: verboseNote(args) });
+    const { model, diagnostics } = await loadModel(args.positionals, {
+      cwd,
+      csvs: listOption(args, "csv"),
+      cache: !flag(args, "no-cache"),
+      allowOutside: flag(args, "allow-outside"),
+      ignore: !flag(args, "no-ignore"),
+      cacheNote: verboseNote(args),
+    });
     if (!model) {
       return { stdout: "", stderr: diagnostics.map((d) => formatDiagnostic(d) + "\n").join(""), exitCode: 1 };
     }
@@ -55,7 +63,10 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
 export const scanCommand: Command = {
   name: "scan",
   summary: "print the code references as JSON",
-  usage: ["PATH... [--output FILE] [--no-cache] [--verbose] [-C CSV]...", "--project NAME DIR|FILE... [--output FILE] [--no-cache] [--verbose]"],
+  usage: [
+    "PATH... [--output FILE] [--no-cache] [--verbose] [--no-ignore] [--allow-outside] [-C CSV]...",
+    "--project NAME DIR|FILE... [--output FILE] [--no-cache] [--verbose] [--no-ignore] [--allow-outside]",
+  ],
   description: `Print the code references of the manifests' code_sources as JSON (schema:
 schema/scan.schema.json). PATH is a manifest (kind: project) or a specification file. With
 --project, scan arbitrary files and folders for tags of project NAME instead.
@@ -66,6 +77,7 @@ Exit codes: 0 done, 1 when the specs do not load, 2 usage error or unwritable ou
     { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
     { name: "no-cache", help: "scan every file afresh" },
     { name: "verbose", help: "say on stderr why the scan cache was not used" },
+    ...WALK_OPTIONS,
   ],
   async run(args, context) {
     const { stdout, stderr, exitCode } = await scanOutcome(args, context.cwd);

@@ -32,6 +32,7 @@ export function gitWorkTree(dir: string): string | null {
   }
 }
 
+// speky:speky-ts#WALK-CONFINE
 /**
  * The boundary of a path given on the command line: the git work tree holding it, else
  * `cwd` and the path's own folder; the path itself is always allowed (it is the user's own

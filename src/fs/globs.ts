@@ -116,6 +116,7 @@ export function compileGlob(pattern: string): CompiledGlob | null {
 /** Whether the file at `abs` is one of the paths `pattern` (relative to `root`) names, without walking. */
 export function patternReaches(root: string, pattern: string, abs: string): boolean {
   const glob = compileGlob(pattern);
+  if ((glob ? glob.base : pattern).split("/").includes(GIT_DIR)) return false;
   const base = path.resolve(root, glob ? glob.base : pattern);
   if (!glob) return base === abs;
   const rel = path.relative(base, abs);
@@ -173,6 +174,22 @@ function outsideMessage(pattern: string, what: string | null): string {
   return `'${pattern}' reaches outside ${BOUNDARY_WORDS}${via}: nothing there is read (${ALLOW_HINT})`;
 }
 
+// speky:speky-ts#WALK-CONFINE
+/**
+ * Why a pattern may not be walked at all: where it starts is outside the boundary (or in the
+ * kernel's virtual file systems). Told without opening anything; null when it may be walked.
+ */
+export function confinementProblem(root: string, pattern: string, boundary: Boundary | null): GlobProblem | null {
+  const glob = compileGlob(pattern);
+  const start = path.resolve(root, glob ? glob.base : pattern);
+  if (isVirtual(start) || isVirtual(realOrResolved(start))) {
+    return { severity: "error", message: `'${pattern}' names the kernel's virtual files (/proc, /sys, /dev): refused` };
+  }
+  if (!allowed(boundary, realOrResolved(start))) return { severity: "error", message: outsideMessage(pattern, null) };
+  return null;
+}
+
+// speky:speky-ts#WALK-GLOBS
 /**
  * Expands patterns; one per manifest or command line. Directory listings are shared by its
  * walks, and a walk cache (the scan cache) may answer a walk whose folders are unchanged.
@@ -184,6 +201,7 @@ export class GlobWalker {
 
   constructor(private readonly cache?: WalkCache) {}
 
+  // speky:speky-ts#WALK-NO-BLOCKING
   private async breathe(): Promise<void> {
     if (performance.now() - this.lastYield < SLICE_MS) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -219,17 +237,14 @@ export class GlobWalker {
     const problems: GlobProblem[] = [];
     const glob = compileGlob(pattern);
     const literal = path.resolve(root, glob ? glob.base : pattern);
-    if (isVirtual(literal)) {
-      return { files: [], problems: [{ severity: "error", message: `'${pattern}' names the kernel's virtual files (/proc, /sys, /dev): refused` }] };
-    }
+    const refused = confinementProblem(root, pattern, options.boundary);
+    if (refused) return { files: [], problems: [refused] };
     const real = realpathOrNull(literal);
-    if (real !== null && !allowed(options.boundary, real)) {
-      return { files: [], problems: [{ severity: "error", message: outsideMessage(pattern, null) }] };
-    }
-    if (real === null && options.boundary !== null && !allowed(options.boundary, realOrResolved(literal))) {
-      return { files: [], problems: [{ severity: "error", message: outsideMessage(pattern, null) }] };
-    }
     let files: Reached[];
+    if ((glob ? glob.base : pattern).split("/").includes(GIT_DIR)) {
+      // `.git` is never walked, nor read, whatever names it.
+      return { files: [], problems: [{ severity: "warning", message: `'${pattern}' matched no file (.git is never walked)` }] };
+    }
     if (!glob) {
       const st = statThrough(literal);
       if (st?.isFile()) files = [{ abs: literal, real: real ?? literal }];
@@ -327,7 +342,8 @@ export class GlobWalker {
             const target = realpathOrNull(abs);
             if (target === null) continue;
             if (!allowed(options.boundary, target) || isVirtual(target)) {
-              if ((st.isFile() && frame.depth <= rule.maxDepth && rule.keep(abs, rel)) || (st.isDirectory() && frame.depth < rule.maxDepth)) {
+              // Refused where the pattern would have gone: a folder within reach, or a name it matches.
+              if (st.isDirectory() ? frame.depth < rule.maxDepth : frame.depth <= rule.maxDepth && rule.keep(abs, rel)) {
                 refuse(display ? `${display}/${rel}` : rel);
               }
               continue;

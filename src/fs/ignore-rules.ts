@@ -33,6 +33,7 @@ function rulesIn(dir: string, names: string[], onFile?: OnRuleFile): Ignore | nu
   return rules;
 }
 
+// speky:speky-ts#WALK-IGNORE
 /**
  * The rules in force at one folder of a walk. Locations are paths as the walk spells them,
  * anchored at the real path of its start, so a rule's relative path is a plain slice.

@@ -80,6 +80,7 @@ function checkStat(stat: fs.Stats, options: SafeOpenOptions): Refusal | null {
   return null;
 }
 
+// speky:speky-ts#WALK-SAFE-READ
 /** Opens a regular file for reading without ever blocking; the caller closes the descriptor. */
 export function openRegularSync(file: string, options: SafeOpenOptions = {}): OpenFile | Refusal {
   let fd: number;

@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import { escapeControl, formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { flag, formatOptions, HELP_OPTION, listOption, parseArgs, UsageError, type OptionSpec } from "../cli/args.js";
+import { WALK_OPTIONS } from "../cli/command.js";
 import { LiveModel } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
 import { plural } from "../quote.js";
@@ -18,7 +19,7 @@ import { LineStdioTransport } from "./transport.js";
 const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
 
 Usage:
-  speky-mcp PATH... [-C CSV]... [--no-watch] [--quiet | --verbose]
+  speky-mcp PATH... [-C CSV]... [--no-watch] [--no-ignore] [--allow-outside] [--quiet | --verbose]
   speky-mcp --help | --version
 
 PATH is a manifest (kind: project) or a specification file; CSV is an extra comment file.
@@ -34,6 +35,7 @@ Exit codes: 0 when the client closes stdin, 1 when the specs do not load, 2 on u
 const OPTIONS: OptionSpec[] = [
   { name: "comment-csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
   { name: "no-watch", help: "serve the model loaded at start-up; do not watch the files" },
+  ...WALK_OPTIONS,
   { name: "quiet", short: "q", help: "print only errors on stderr" },
   { name: "verbose", help: "add debug lines: scan statistics, watched folders, reloads" },
   HELP_OPTION,
@@ -48,6 +50,8 @@ interface Invocation {
   csvs: string[];
   level: LogLevel;
   watch: boolean;
+  allowOutside: boolean;
+  ignore: boolean;
 }
 
 /** Milliseconds of quiet after a change before reloading: an editor's save is several events. */
@@ -60,7 +64,14 @@ function parse(argv: readonly string[]): Invocation | "help" | "version" {
   if (flag(args, "quiet") && flag(args, "verbose")) throw new UsageError("--quiet and --verbose exclude each other");
   if (args.positionals.length === 0) throw new UsageError("missing manifest or specification file");
   const level: LogLevel = flag(args, "quiet") ? "quiet" : flag(args, "verbose") ? "verbose" : "normal";
-  return { paths: args.positionals, csvs: listOption(args, "comment-csv"), level, watch: !flag(args, "no-watch") };
+  return {
+    paths: args.positionals,
+    csvs: listOption(args, "comment-csv"),
+    level,
+    watch: !flag(args, "no-watch"),
+    allowOutside: flag(args, "allow-outside"),
+    ignore: !flag(args, "no-ignore"),
+  };
 }
 
 const counts = (model: Model) =>
@@ -92,7 +103,12 @@ async function load(invocation: Invocation, log: Logger): Promise<LiveModel | nu
   const started = performance.now();
   const { live, diagnostics } = await LiveModel.open(
     invocation.paths,
-    { csvs: invocation.csvs, ...(invocation.level === "verbose" ? { cacheNote: (line: string) => log.debug(escapeControl(line)) } : {}) },
+    {
+      csvs: invocation.csvs,
+      allowOutside: invocation.allowOutside,
+      ignore: invocation.ignore,
+      ...(invocation.level === "verbose" ? { cacheNote: (line: string) => log.debug(escapeControl(line)) } : {}),
+    },
     { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScan() },
   );
   for (const d of diagnostics) log.diagnostic(d);

@@ -9,7 +9,7 @@ import { KINDS, type Kind } from "./fields.js";
 import { resolveSourceLinks } from "./git-links.js";
 import { readSpecFile } from "./files.js";
 import { boundaryFor, type Boundary } from "../fs/boundary.js";
-import { GlobWalker } from "../fs/globs.js";
+import { confinementProblem, GlobWalker } from "../fs/globs.js";
 import { readItemsFile } from "./items.js";
 import { readManifest, type Written } from "./manifest.js";
 import { describe, entryOf, stringValue, type SMap, type SNode } from "./node.js";
@@ -167,6 +167,11 @@ class Loader {
       );
     }
     if (plan.root === null) return;
+    // Code sources are walked by the scan; a pattern starting outside the boundary fails the load now.
+    for (const pattern of plan.code_sources) {
+      const refused = confinementProblem(plan.root, pattern.text, reach.boundary);
+      if (refused) report.error(pattern, refused.message);
+    }
     const owner: Owner = { name: plan.name, root: plan.root, report, boundary: reach.boundary };
     for (const pattern of plan.files) await this.loadPattern(owner, pattern, false);
     for (const pattern of plan.comments_csvs) await this.loadPattern(owner, pattern, true);
