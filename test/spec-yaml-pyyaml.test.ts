@@ -11,8 +11,8 @@ import type { SNode } from "../src/spec/node.js";
 import { FileReport } from "../src/spec/report.js";
 import { readYaml } from "../src/spec/yaml-source.js";
 
-const SEED = 20261130;
-const RUNS = 1500;
+const SEED = Number(process.env.PYYAML_SEED ?? 20261130);
+const RUNS = Number(process.env.PYYAML_RUNS ?? 1500);
 
 type Tree =
   | { t: "map"; entries: [string, Tree][]; step: number; anchor: boolean }

@@ -19,6 +19,7 @@ import {
 } from "yaml";
 import { scalar, type Pos, type SEntry, type SMap, type SNode } from "./node.js";
 import type { FileReport } from "./report.js";
+import { pyBlockScalar } from "./yaml-block.js";
 import { plainScalar, tagName, unconstructibleTag, YAML_OPTIONS } from "./yaml-scalars.js";
 
 /**
@@ -138,6 +139,7 @@ function misplacedTab(text: string): number | undefined {
   let offset = 0;
   let afterBlockHeader = false;
   let inBlockBody = false;
+  let explicitIndent = false;
   for (const token of new Lexer().lex(text)) {
     const type = CST.tokenType(token);
     if (type === "scalar") {
@@ -147,13 +149,18 @@ function misplacedTab(text: string): number | undefined {
       continue;
     }
     if (type === "doc-mode" || type === "flow-error-end") continue;
-    if (type === "block-scalar-header") afterBlockHeader = true;
+    if (type === "block-scalar-header") {
+      afterBlockHeader = true;
+      // With an indentation indicator the body's indentation is not its first line's: PyYAML
+      // takes tabs past it as content; left to the `yaml` package's own checks.
+      explicitIndent = /[1-9]/.test(token);
+    }
     else if (type !== "space" && type !== "newline" && type !== "comment") afterBlockHeader = false;
     const tab = token.indexOf("\t");
     if (tab >= 0) {
       if (inBlockBody) {
         // Tabs are content past the block's indentation, never part of it.
-        const bad = blockIndentTab(token);
+        const bad = explicitIndent ? undefined : blockIndentTab(token);
         if (bad !== undefined) return offset + bad;
       } else if (type !== "comment" && type !== "single-quoted-scalar" && type !== "double-quoted-scalar") {
         return offset + tab;
@@ -188,6 +195,8 @@ class AstConverter {
   /** Anchors whose node is being converted: an alias to one of them is recursive. */
   private readonly open = new Set<string>();
   private aliasesChecked = false;
+  /** Column (0-based) of the enclosing block collection, PyYAML's `indent`; -1 at the top. */
+  private indent = -1;
   /** Bytes the aliases met so far stand for (see MAX_YAML_ALIAS_BYTES). */
   private aliasBytes = 0;
   private readonly aliasBudget: number;
@@ -213,10 +222,13 @@ class AstConverter {
     const at = this.pos(node.range?.[0] ?? 0);
     let result: SNode;
     if (node.anchor) this.open.add(node.anchor);
+    const outer = this.indent;
+    if ((isMap(node) || isSeq(node)) && !node.flow) this.indent = at.column - 1;
     if (isMap(node)) result = this.map(node.items, at);
     else if (isSeq(node)) {
       result = { type: "seq", items: node.items.map((i) => this.item(i, at)), ...at };
     } else result = this.scalar(node as Scalar, at);
+    this.indent = outer;
     if (node.anchor) {
       this.open.delete(node.anchor);
       this.anchors.set(node.anchor, result);
@@ -341,25 +353,9 @@ class AstConverter {
     }
     let value = node.value;
     if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && typeof value === "string") {
-      value = this.withoutInventedBreak(node, value);
+      value = pyBlockScalar(this.text, node.range?.[0] ?? 0, this.indent) ?? value;
     }
     return scalar(tagName(node.tag), value, at.line, at.column);
-  }
-
-  /**
-   * The `yaml` package ends a block scalar whose last line ends the file without a line break
-   * with a break anyway; PyYAML (and speky) do not.
-   */
-  private withoutInventedBreak(node: Scalar, value: string): string {
-    const end = node.range?.[1];
-    if (end !== this.text.length || !value.endsWith("\n")) return value;
-    const lines = this.text.slice(node.range![0], end).split("\n");
-    const last = lines[lines.length - 1];
-    if (lines.length === 1 || /[^ ]/.test(last)) return value.slice(0, -1);
-    // A last line of spaces only is content when it goes past the block's indentation.
-    const first = lines.slice(1).find((l) => /[^ \r]/.test(l));
-    const indent = first === undefined ? Infinity : first.length - first.trimStart().length;
-    return last.length > indent ? value.slice(0, -1) : value;
   }
 }
 
