@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { escapeControl } from "../src/diagnostics.js";
-import { MAX_RSS_MB, MeasuredServer, runSpekyMeasured } from "./support/measured.js";
+import { connectMeasured, MAX_RSS_MB, MeasuredServer, runSpekyMeasured } from "./support/measured.js";
 import { tempDir } from "./support/process.js";
 
 const FORGED_NAME = "x\n::error file=FORGED.py,line=1::forged\ny.py";
@@ -79,6 +79,28 @@ describe("control characters in file names and messages", () => {
     expect(server.stderr).toContain(escapeControl(FORGED_NAME));
     expectNoForgedLine(server.stderr);
     expect(peakMB).toBeLessThan(MAX_RSS_MB);
+  });
+});
+
+describe("a spec file whose name holds a forged annotation", () => {
+  it("is escaped in the running server's stale note", async () => {
+    const dir = tempDir();
+    const name = "a\n::error file=FORGED.py,line=1::forged\n.yaml";
+    writeFileSync(path.join(dir, "speky.yaml"), "kind: project\nname: orb\nfiles:\n  - specs/*.yaml\n");
+    mkdirSync(path.join(dir, "specs"));
+    writeFileSync(path.join(dir, "specs", name), "kind: requirements\ncategory: c\nrequirements:\n  - id: R-1\n    long: x\n");
+    const session = await connectMeasured(["speky.yaml"], dir);
+    writeFileSync(path.join(dir, "specs", name), "kind: requirements\ncategory: c\nrequirements:\n  - id: R-1\n    long: [\n");
+    let note: string | undefined;
+    for (let tries = 0; tries < 600 && note === undefined; tries++) {
+      const answer = await session.client.callTool({ name: "list_all_ids", arguments: {} });
+      note = (answer._meta as Record<string, string> | undefined)?.["speky-ts/stale"];
+      if (note === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(note).toMatch(/^specs\/a\\n::error file=FORGED\.py,line=1::forged\\n\.yaml:\d+:\d+: error: /);
+    expectNoForgedLine(note!);
+    expect(note!.split("\n")).toHaveLength(1);
+    expect(await session.close()).toBeLessThan(MAX_RSS_MB);
   });
 });
 
