@@ -63,26 +63,62 @@ function packageVersion(name: string): string {
 
 let key: string | undefined;
 
-/** speky-ts version + tree-sitter versions + grammars/ contents + the scanner's code. */
-export function cacheKey(): string {
-  if (key) return key;
-  const hash = createHash("sha256");
-  hash.update(`${FORMAT} ${FORMAT_VERSION} speky-ts ${VERSION}\0`);
-  hash.update(`web-tree-sitter ${packageVersion("web-tree-sitter")} tree-sitter-wasms ${packageVersion("tree-sitter-wasms")}\0`);
+/** Written by `npm run build` beside the built scanner (build-key.ts): the key, computed once per build. */
+const BUILD_KEY_FILE = fileURLToPath(new URL("./build-key.json", import.meta.url));
+
+/** The files the key covers: grammars/ and the scanner's own code. */
+function keySources(): [string, string[]][] {
   const codeDir = path.dirname(fileURLToPath(import.meta.url));
-  const sources: [string, string[]][] = [
+  return [
     [GRAMMARS_DIR, filesOf(GRAMMARS_DIR, () => true)],
     [codeDir, filesOf(codeDir, (n) => /\.(?:js|ts)$/.test(n))],
   ];
-  for (const [dir, names] of sources) {
+}
+
+/** Names, sizes and mtimes of the key's files: a stat each, no read. */
+export function keyFingerprint(): string {
+  const hash = createHash("sha256");
+  for (const [dir, names] of keySources()) {
+    for (const name of names) {
+      const st = statSync(path.join(dir, name), { throwIfNoEntry: false });
+      hash.update(`${dir}/${name}\0${st?.size}\0${st?.mtimeMs}\0`);
+    }
+  }
+  return hash.digest("hex");
+}
+
+/**
+ * The build's key: the one `npm run build` wrote in BUILD_KEY_FILE while the files it covers
+ * keep their sizes and mtimes (a warm scan then hashes nothing), else computed.
+ */
+export function cacheKey(): string {
+  if (key) return key;
+  try {
+    const built = JSON.parse(readFileSync(BUILD_KEY_FILE, "utf8")) as { key?: unknown; fingerprint?: unknown };
+    if (typeof built.key === "string" && /^[0-9a-f]{64}$/.test(built.key) && built.fingerprint === keyFingerprint()) {
+      key = built.key;
+      return key;
+    }
+  } catch {
+    // not built, or running from source: computed below
+  }
+  key = computeCacheKey();
+  return key;
+}
+
+/** speky-ts version + tree-sitter versions + grammars/ contents + the scanner's code. */
+export function computeCacheKey(): string {
+  const hash = createHash("sha256");
+  hash.update(`${FORMAT} ${FORMAT_VERSION} speky-ts ${VERSION}\0`);
+  hash.update(`web-tree-sitter ${packageVersion("web-tree-sitter")} tree-sitter-wasms ${packageVersion("tree-sitter-wasms")}\0`);
+  for (const [dir, names] of keySources()) {
     for (const name of names) {
       hash.update(`${name}\0`);
       hash.update(readFileSync(path.join(dir, name)));
       hash.update("\0");
     }
   }
-  key = hash.digest("hex");
-  return key;
+  return hash.digest("hex");
 }
 
 /**

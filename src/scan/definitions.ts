@@ -79,7 +79,17 @@ function candidateOf(match: QueryMatch): { node: Node; candidate: Candidate | nu
   return { node, candidate, bases };
 }
 
-export function indexDefinitions(lang: LoadedLanguage, root: Node): DefinitionIndex {
+/** Part of a file to query, in JavaScript string indexes (UTF-16 code units). */
+export interface TextRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * `range`: query only the nodes meeting that part of the file (with what encloses it); the
+ * whole tree without. web-tree-sitter takes byte offsets of its UTF-16 text: twice the index.
+ */
+export function indexDefinitions(lang: LoadedLanguage, root: Node, nav = new TreeNav(root), range: TextRange | null = null): DefinitionIndex {
   const index: DefinitionIndex = {
     byNode: new Map(),
     byOuter: new Map(),
@@ -88,11 +98,12 @@ export function indexDefinitions(lang: LoadedLanguage, root: Node): DefinitionIn
     decorations: new Set(),
     comments: new Set(),
     following: [],
-    nav: new TreeNav(root),
+    nav,
   };
   const best = new Map<number, Candidate>();
   const bases = new Map<number, string[]>();
-  for (const match of lang.query.matches(root)) {
+  const matches = range ? lang.query.matches(root, { startIndex: 2 * range.start, endIndex: 2 * range.end }) : lang.query.matches(root);
+  for (const match of matches) {
     for (const { name, node } of match.captures) {
       if (name === "docstring") index.docstrings.add(node.id);
       else if (name === "test.attribute") index.testAttributes.push(node);

@@ -2,14 +2,15 @@
 // warning) or a diagnostic. Pure: text in, plain data out.
 import path from "node:path";
 import type { Node, Tree } from "web-tree-sitter";
-import { indexDefinitions, type Definition, type DefinitionIndex } from "./definitions.js";
+import { indexDefinitions, type Definition, type DefinitionIndex, type TextRange } from "./definitions.js";
 import { isTest } from "./is-test.js";
 import { languageRow } from "./languages.js";
 import { anchorNode, resolveComment, resolveDocstring, wellFormed, type ResolveContext } from "./resolve.js";
-import { loadLanguage, parseBounded, parseBoundMs, type LoadedLanguage } from "./runtime.js";
-import { definitionSpan, fileOutline, type FileOutline, type Span } from "./spans.js";
+import { loadLanguage, parseBounded, parseBoundMs, querySource, type LoadedLanguage } from "./runtime.js";
+import { definitionSpan, enclosingDefinition, fileOutline, type FileOutline, type Span } from "./spans.js";
 import { enclosingScopes, qualifiedName } from "./symbol.js";
-import { markerIndexes, tagAt, TextPositions, type Position, type TagText } from "./text.js";
+import { hasBlankLine, markerIndexes, tagAt, TextPositions, type Position, type TagText } from "./text.js";
+import { TreeNav } from "./tree-nav.js";
 
 export interface RawTag {
   line: number;
@@ -154,6 +155,56 @@ function parse(lang: LoadedLanguage, text: string): Tree {
   return parseBounded(lang, text, parseBoundMs());
 }
 
+/** Languages whose query needs the whole file (see queryRange), by language id. */
+const wholeFileQuery = new Map<string, boolean>();
+
+/**
+ * Captures by query that are no node type (Ruby's and Elixir's decorations and comments) or
+ * scopes that enclose what follows them (PHP's `namespace x;`) may lie anywhere before a tag.
+ */
+function needsWholeFile(lang: LoadedLanguage): boolean {
+  let whole = wholeFileQuery.get(lang.id);
+  if (whole === undefined) {
+    const source = querySource(lang.row);
+    whole = /@(?:decoration|comment)\b/.test(source) || /"following"/.test(source);
+    wholeFileQuery.set(lang.id, whole);
+  }
+  return whole;
+}
+
+const layout = (n: Node) => !n.isNamed && n.text.trim() === "";
+const stacked = (n: Node, lang: LoadedLanguage) => lang.comments.has(n.type) || lang.decorations.has(n.type);
+
+/**
+ * The part of the file the tags' resolution reads: from the comments and decorations stacked
+ * before the first tag (test attributes written above a tag) to the end of what follows the
+ * last tag's run of comments (the definition it documents), walking out of a parent as
+ * resolveComment does. What encloses the range is matched too (a query matches every node
+ * meeting the range), so enclosing scopes and their names are known. Null: the whole file.
+ */
+// speky:speky-ts#SCAN-SPEED
+function queryRange(lang: LoadedLanguage, text: string, markers: number[], nav: TreeNav): TextRange | null {
+  if (needsWholeFile(lang)) return null;
+  let first = nav.descendantAt(markers[0]);
+  for (let p = nav.previousSibling(first); p && (layout(p) || stacked(p, lang)); p = nav.previousSibling(p)) first = p;
+  let current = nav.descendantAt(markers[markers.length - 1]);
+  let end = Math.max(current.endIndex, markers[markers.length - 1] + 1);
+  for (;;) {
+    let next = nav.nextSibling(current);
+    while (next && layout(next)) next = nav.nextSibling(next);
+    if (!next) {
+      const parent = nav.parent(current);
+      if (!parent) break;
+      current = parent;
+      continue;
+    }
+    end = Math.max(end, next.endIndex);
+    if (hasBlankLine(text.slice(current.endIndex, next.startIndex)) || !stacked(next, lang)) break;
+    current = next;
+  }
+  return { start: Math.min(first.startIndex, markers[0]), end: Math.min(text.length, end + 1) };
+}
+
 // speky:speky-ts#SCAN-TAGS
 /** Finds and classifies every MARKER occurrence of `text`, parsed with `lang`. */
 export function scanTextWith(lang: LoadedLanguage, file: string, text: string, tree: Tree): TextScan {
@@ -161,7 +212,9 @@ export function scanTextWith(lang: LoadedLanguage, file: string, text: string, t
   const markers = markerIndexes(text);
   if (markers.length === 0) return result;
   const positions = new TextPositions(text);
-  const index = indexDefinitions(lang, tree.rootNode);
+  const nav = new TreeNav(tree.rootNode);
+  const range = queryRange(lang, text, markers, nav);
+  const index = indexDefinitions(lang, tree.rootNode, nav, range);
   const ctx: ScanContext = { lang, index, text, positions, walks: new Map(), symbols: new Map(), tagged: new Map() };
   const freeTagNodes: Node[] = [];
   for (const at of markers) {
@@ -177,8 +230,25 @@ export function scanTextWith(lang: LoadedLanguage, file: string, text: string, t
     // A malformed tag in a comment is a typo worth a warning; elsewhere, prose or code about tags.
     else if (where.holder) result.diagnostics.push({ ...written, message: MESSAGES.malformed });
   }
-  result.outline = fileOutline(text, ctx.tagged.values(), freeTagNodes, index, lang);
+  const outlineIndex = range && freeTagNodes.length > 0 ? outlineIndexOf(lang, tree, range, freeTagNodes, index) : index;
+  result.outline = fileOutline(text, ctx.tagged.values(), freeTagNodes, outlineIndex, lang);
   return result;
+}
+
+/**
+ * The outline of a free tag needs the definitions directly inside the innermost definition
+ * enclosing it (the whole file's top level when none does): the query's range widened to
+ * those definitions, queried again only when that adds to it.
+ */
+function outlineIndexOf(lang: LoadedLanguage, tree: Tree, range: TextRange, free: Node[], index: DefinitionIndex): DefinitionIndex {
+  let { start, end } = range;
+  for (const node of free) {
+    const region = enclosingDefinition(node, index);
+    if (!region) return indexDefinitions(lang, tree.rootNode, index.nav, null);
+    start = Math.min(start, region.outer.startIndex);
+    end = Math.max(end, region.outer.endIndex);
+  }
+  return start === range.start && end === range.end ? index : indexDefinitions(lang, tree.rootNode, index.nav, { start, end });
 }
 
 /** Syntax errors in a tree, visiting only subtrees that hold some. */

@@ -69,11 +69,17 @@ async function load(id: string): Promise<LoadedLanguage> {
   const parser = new Parser();
   parser.setLanguage(language);
   const table = languageTable();
+  // Compiled on first use: a fallback grammar's tree is often thrown away unqueried (C++ for a
+  // C header: 130 ms of compiling), and a file without tags in code needs no query.
+  let query: Query | undefined;
   return {
     id,
     row,
     parser,
-    query: new Query(language, querySource(row)),
+    get query() {
+      query ??= new Query(language, querySource(row));
+      return query;
+    },
     comments: new Set(row.comments),
     strings: new Set(row.strings),
     decorations: new Set(row.decorations),
