@@ -125,11 +125,19 @@ async function measure(dir: string, manifest: string): Promise<string[]> {
     if (init.error) return [`mcp latency: ${init.error.message}`];
     const startup = performance.now() - started;
     client.notify("notifications/initialized");
+    // The first answer holding code references: get_requirement waits for the background scan.
+    const first = await client.request("tools/call", { name: "get_requirement", arguments: { id: requirementId(0) } });
+    const firstReference = performance.now() - started;
+    const result = first.result as { structuredContent?: { code_references?: unknown[] }; _meta?: Record<string, string> } | undefined;
+    const references = result?.structuredContent?.code_references?.length ?? 0;
+    const partial = result?._meta?.["speky-ts/partial"];
 
     const lines = [
       `speky-mcp on ${SIZE.requirements.toLocaleString("en-US")} requirements, ` +
         `${SIZE.tests.toLocaleString("en-US")} tests, ${SIZE.codeReferences.toLocaleString("en-US")} code tags`,
-      `  spawn to initialize answer (load + scan): ${startup.toFixed(0)} ms`,
+      `  spawn to initialize answer (specs loaded, scan in the background): ${startup.toFixed(0)} ms`,
+      `  spawn to first code reference (get_requirement waits for the scan): ${firstReference.toFixed(0)} ms ` +
+        `(${references} code references${partial ? `; PARTIAL: ${partial}` : ""})`,
       `  ${"tool call".padEnd(36)} calls   p50 ms   p99 ms    answer`,
     ];
     for (const c of cases()) {

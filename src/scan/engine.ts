@@ -206,14 +206,17 @@ function queryRange(lang: LoadedLanguage, text: string, markers: number[], nav: 
 }
 
 // speky:speky-ts#SCAN-TAGS
-/** Finds and classifies every MARKER occurrence of `text`, parsed with `lang`. */
-export function scanTextWith(lang: LoadedLanguage, file: string, text: string, tree: Tree): TextScan {
+/**
+ * Finds and classifies every MARKER occurrence of `text`, parsed with `lang`. `wholeFile`
+ * queries the whole tree as before issue 14 (the bench and the equivalence test compare).
+ */
+export function scanTextWith(lang: LoadedLanguage, file: string, text: string, tree: Tree, wholeFile = false): TextScan {
   const result: TextScan = { language: lang.id, tags: [], diagnostics: [] };
   const markers = markerIndexes(text);
   if (markers.length === 0) return result;
   const positions = new TextPositions(text);
   const nav = new TreeNav(tree.rootNode);
-  const range = queryRange(lang, text, markers, nav);
+  const range = wholeFile ? null : queryRange(lang, text, markers, nav);
   const index = indexDefinitions(lang, tree.rootNode, nav, range);
   const ctx: ScanContext = { lang, index, text, positions, walks: new Map(), symbols: new Map(), tagged: new Map() };
   const freeTagNodes: Node[] = [];
