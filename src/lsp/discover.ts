@@ -49,18 +49,15 @@ function candidates(folder: string): string[] {
   return found;
 }
 
+/** Read without following a link or blocking on a FIFO swapped in after the listing. */
 function declaresProject(abs: string): boolean {
-  try {
-    if (fs.statSync(abs).size > MAX_MANIFEST_BYTES) return false;
-    return PROJECT_KIND.test(fs.readFileSync(abs, "utf8"));
-  } catch {
-    return false;
-  }
+  const read = readRegularSync(abs, { noFollow: true, maxBytes: MAX_MANIFEST_BYTES });
+  return !isRefusal(read) && PROJECT_KIND.test(read.bytes.toString("utf8"));
 }
 
 /** The files a manifest's `files` globs reach (where sub-projects are found). */
 async function reached(manifest: string): Promise<string[]> {
-  const read = readRegularSync(manifest, { maxBytes: MAX_MANIFEST_BYTES });
+  const read = readRegularSync(manifest, { noFollow: true, maxBytes: MAX_MANIFEST_BYTES });
   if (isRefusal(read)) return [];
   const text = read.bytes.toString("utf8");
   const report = new FileReport(manifest, []);

@@ -224,6 +224,20 @@ export class Project extends EventEmitter<ProjectEvents> {
     return this.order;
   }
 
+  private names: { generation: number; list: { item: Item; name: string; lower: string }[] } | null = null;
+
+  /** Requirements then tests as workspace symbols name them ("ID: short title"), lower-cased too. */
+  symbolNames(): { item: Item; name: string; lower: string }[] {
+    if (this.names?.generation !== this.generation) {
+      const list = [...(this.model?.specs.requirements ?? []), ...(this.model?.specs.tests ?? [])].map((item) => {
+        const name = item.short ? `${item.id}: ${item.short}` : item.id;
+        return { item, name, lower: name.toLowerCase() };
+      });
+      this.names = { generation: this.generation, list };
+    }
+    return this.names.list;
+  }
+
   setOverlay(abs: string, tags: RawTag[]): void {
     this.overlays.set(abs, tags);
   }

@@ -1,7 +1,6 @@
 // The language server: documents as the editor holds them, the project's live model, and
 // one handler per feature. Nothing here waits for the scan: requests answer from the model
 // served at that moment (none before the first load: empty answers).
-import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
@@ -16,6 +15,7 @@ import {
   type SymbolInformation,
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
+import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { MAX_FILE_BYTES } from "../spec/files.js";
 import { VERSION } from "../version.js";
 import { describeItem, describeUnknown, lensTitle } from "./describe.js";
@@ -365,10 +365,9 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     if (!model || !project) return [];
     const q = query.toLowerCase();
     const out: SymbolInformation[] = [];
-    for (const item of [...model.specs.requirements, ...model.specs.tests]) {
+    for (const { item, name, lower } of project.symbolNames()) {
       if (out.length >= MAX_SYMBOLS) break;
-      const name = item.short ? `${item.id}: ${item.short}` : item.id;
-      if (q && !name.toLowerCase().includes(q)) continue;
+      if (q && !lower.includes(q)) continue;
       const { abs, spot } = await project.definitionOf(item);
       out.push({
         name,
@@ -384,7 +383,8 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   connection.listen();
 }
 
+/** A file named by the model (for its lines): regular, not blocking, capped as spec files are. */
 function readFileCapped(abs: string): string {
-  if (statSync(abs).size > MAX_FILE_BYTES) return "";
-  return readFileSync(abs, "utf8");
+  const read = readRegularSync(abs, { maxBytes: MAX_FILE_BYTES });
+  return isRefusal(read) ? "" : read.bytes.toString("utf8");
 }

@@ -37,6 +37,9 @@ export interface LspSession {
   diagnostics(rel: string, version: number, test?: (d: Diagnostic[]) => boolean): Promise<Diagnostic[]>;
   open(rel: string, text?: string, languageId?: string): number;
   change(rel: string, text: string): number;
+  /** An incremental change, as editors send them: `text` replaces the range. */
+  edit(rel: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }, text: string): number;
+  save(rel: string): void;
   stderr(): string;
   close(): Promise<void>;
 }
@@ -109,6 +112,15 @@ export async function startLsp(dir: string, options: StartOptions = {}): Promise
       versions.set(rel, version);
       void connection.sendNotification("textDocument/didChange", { textDocument: { uri: uri(rel), version }, contentChanges: [{ text }] });
       return version;
+    },
+    edit(rel, range, text) {
+      const version = (versions.get(rel) ?? 1) + 1;
+      versions.set(rel, version);
+      void connection.sendNotification("textDocument/didChange", { textDocument: { uri: uri(rel), version }, contentChanges: [{ range, text }] });
+      return version;
+    },
+    save(rel) {
+      void connection.sendNotification("textDocument/didSave", { textDocument: { uri: uri(rel) } });
     },
     stderr: () => stderr,
     async close() {
