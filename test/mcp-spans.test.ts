@@ -1,5 +1,5 @@
 // find_code_references(file, line) by definition span, through the SDK client on the built
-// server, on fixtures/mcp-spans (Python, TypeScript, Rust, Go): tagged definitions holding the
+// server, on fixtures/mcp-spans (Python, TypeScript, Rust, Go, Java): tagged definitions holding the
 // line innermost first, then the free tags of the innermost definition holding it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, ok, type Session } from "./support/mcp.js";
@@ -123,6 +123,46 @@ describe("find_code_references by definition span", () => {
   });
 
   // speky:speky-ts#TNAV-FIND-BY-SPAN
+  it("TypeScript tests: a tagged it inside a tagged describe, an untagged it beside it", async () => {
+    expect(await idsAt("src/cart.test.ts", [1, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15])).toEqual({
+      1: [],
+      3: [],
+      4: ["TS-SUITE"],
+      5: ["TS-SUITE"],
+      6: ["TS-ADDS", "TS-SUITE", "TS-FREE-IN-IT"],
+      8: ["TS-ADDS", "TS-SUITE", "TS-FREE-IN-IT"],
+      9: ["TS-ADDS", "TS-SUITE", "TS-FREE-IN-IT"],
+      10: ["TS-SUITE"],
+      11: ["TS-SUITE"],
+      12: ["TS-SUITE"],
+      13: ["TS-SUITE"],
+      14: ["TS-SUITE"],
+      15: [],
+    });
+  });
+
+  // speky:speky-ts#TNAV-FIND-BY-SPAN
+  it("Java: annotations over several lines start a test's span; a free tag answers in its untagged method only", async () => {
+    expect(await idsAt("src/java/CartTest.java", [1, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18])).toEqual({
+      1: [],
+      5: [],
+      6: [],
+      7: ["JAVA-TEST"],
+      8: ["JAVA-TEST"],
+      9: ["JAVA-TEST"],
+      10: ["JAVA-TEST"],
+      11: ["JAVA-TEST"],
+      12: ["JAVA-TEST"],
+      13: [],
+      14: ["JAVA-FREE"],
+      15: ["JAVA-FREE"],
+      16: ["JAVA-FREE"],
+      17: [],
+      18: [],
+    });
+  });
+
+  // speky:speky-ts#TNAV-FIND-BY-SPAN
   it("Go: a free tag answers inside its untagged function only", async () => {
     expect(await idsAt("src/shop.go", [1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14])).toEqual({
       1: [],
@@ -146,7 +186,7 @@ describe("test_plan_coverage when no manifest declares coverage_categories", () 
   // speky:speky-ts#TNAV-COVERAGE-SCOPE
   it("counts every requirement, with or without a category", async () => {
     const all = (await ok(server.client, "test_plan_coverage")) as { no_test_plan: { id: string }[] };
-    expect(all.no_test_plan).toHaveLength(14);
+    expect(all.no_test_plan).toHaveLength(19);
     expect(await ok(server.client, "test_plan_coverage", { category: "lookup" })).toEqual(all);
   });
 });
