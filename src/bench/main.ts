@@ -205,7 +205,7 @@ async function benchMcpServer(cacheDir: string): Promise<{ initMs: number | null
     const m = lines.map((l) => re.exec(l)).find(Boolean);
     return m ? Number(m[1]) : null;
   };
-  log(`   (load average ${loadAverage()})`);
+  log(`   (${loadAverage()})`);
   return {
     initMs: figure(/spawn to initialize answer[^:]*:\s*(\d+)\s*ms/),
     firstReferenceMs: figure(/spawn to first code reference[^:]*:\s*(\d+)\s*ms/),
@@ -290,7 +290,7 @@ async function main(): Promise<void> {
     const precommit = benchPrecommit(tree, cacheDir);
     const mcp = await benchMcpServer(cacheDir);
     log();
-    log("Phases of a cold scan, CPU of one thread (src/bench/phases.ts): before = the code paths issue 14 replaced, after = today's");
+    log("Phases of a cold scan, CPU of one thread (src/bench/phases.ts): before = the code path issue 14 replaced (— where unchanged), after = today's");
     for (const line of phaseTable(tree.repo)) log(`   ${line}`);
     // `npm run bench -- speed`: issue 14's figures only (scan, pre-commit, MCP start-up, phases).
     const speedOnly = process.argv[2] === "speed";

@@ -117,7 +117,7 @@ export function phaseTable(repo: string): string[] {
   const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), repo], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
   if (r.status !== 0) return [`phases: failed (${r.stderr.trim().split("\n").slice(-1)[0] ?? r.status})`];
   const phases = JSON.parse(r.stdout) as Phase[];
-  const ms = (n: number | null) => (n === null ? "same" : `${Math.round(n)} ms`).padStart(9);
+  const ms = (n: number | null) => (n === null ? "—" : `${Math.round(n)} ms`).padStart(9);
   return [
     `${"phase".padEnd(44)}${"before".padStart(9)}${"after".padStart(9)}  note`,
     ...phases.map((p) => `${p.phase.padEnd(44)}${ms(p.before)}${ms(p.after)}  ${p.note}`),
