@@ -2,7 +2,8 @@
 // language: how many files were parsed, the share whose tree holds ERROR or MISSING nodes,
 // runtime errors thrown by the grammar, files past the parse bound, and the slowest file.
 // Sources: what the machine has (Python's standard library, /usr/include, this package's
-// node_modules, the JDK's src.zip, the Rust toolchain's sources) plus the folders given.
+// node_modules, pyenv, the Google Cloud SDK, the JDK's src.zip, the Rust toolchain's
+// sources, where installed) plus the folders given.
 // Options: --max N (files per language, default 1200), --only a,b (languages),
 // --wasm id=file.wasm (measure another build of a grammar), --no-machine (given folders only),
 // --json FILE (the rows as JSON).
@@ -74,6 +75,8 @@ export function machineFolders(): string[] {
     ...glob("/usr/lib", /^python3\.\d+$/),
     "/usr/include",
     path.join(PACKAGE_ROOT, "node_modules"),
+    path.join(home, ".pyenv"),
+    "/usr/lib/google-cloud-sdk",
     ...jdkSources(),
     ...glob(path.join(home, ".rustup/toolchains"), /./).map((t) => path.join(t, "lib/rustlib/src/rust/library")),
   ];
