@@ -31,6 +31,8 @@ const SCALARS = [
   "2001-12-15T02:59:43.1Z", "a#b", "it's", "x,y", "C++", "90%", "=", "<<", "= x", "<<x",
   "'single'", "'it''s'", "''", '"double"', '"tab\\tnew\\nline"', '"\\x41\\u00e9"', '"a: b"', '"\\e\\N\\_"',
   '"q\tr"', "[a, b, 1]", "[=]", "[]", "{}", "{a: 1, b: [x]}", "@x", "!!str 12", "!!int '7'",
+  "!!float 1", "!!float 1:30", "!!float x", "!!null x", "!!int 0x1F", "first\n  second", "{a: [1, {b: c}], 'd': \"e\"}",
+  "x # c\n# full line", "a: b", "? k", "...", "&anc v", "0.5e3", "0:1:2", "+.inf", "2001-1-1", "20:03:20",
 ];
 const SEPARATORS = [" ", " ", " ", " ", "  ", "\t", " \t"];
 const AFTER = ["", "", "", " # c", "\t", " \t# c", "  # c\tc"];
@@ -178,7 +180,8 @@ def key(k):
 out = []
 for text in json.load(sys.stdin):
     try: out.append({"ok": plain(yaml.safe_load(text))})
-    except yaml.YAMLError as e: out.append({"error": str(e).split("\n")[0]})
+    # Not only YAMLError: "!!float x" is a ValueError there (speky then stops): a refusal too.
+    except Exception as e: out.append({"error": str(e).split("\n")[0]})
 json.dump(out, sys.stdout)
 `;
 

@@ -20,7 +20,7 @@ import {
 import { scalar, type Pos, type SEntry, type SMap, type SNode } from "./node.js";
 import type { FileReport } from "./report.js";
 import { pyBlockScalar } from "./yaml-block.js";
-import { plainScalar, tagName, unconstructibleTag, YAML_OPTIONS } from "./yaml-scalars.js";
+import { explicitFloat, plainScalar, tagName, unconstructibleTag, YAML_OPTIONS } from "./yaml-scalars.js";
 
 /**
  * Alias uses allowed in one file, weighted by how many aliases each aliased node holds itself
@@ -86,7 +86,10 @@ export function readYamlFully(text: string, report: FileReport): SNode | null | 
     return undefined;
   }
   // PyYAML's safe_load refuses tags it does not know, so speky does: so do we.
-  const unknownTags = doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED");
+  // `!!float 1` and `!!null x` are not unknown to PyYAML: it constructs them (see scalar()).
+  const unknownTags = doc.warnings.filter(
+    (w) => w.code === "TAG_RESOLVE_FAILED" && !/tag:yaml\.org,2002:(?:float|null)\b/.test(w.message),
+  );
   for (const w of unknownTags) {
     report.error(pos(w.pos[0]), `YAML: ${yamlMessage(w.message)} (speky refuses unknown tags)`);
   }
@@ -100,7 +103,9 @@ export function readYamlFully(text: string, report: FileReport): SNode | null | 
     );
     return undefined;
   }
-  for (const w of doc.warnings) report.warning(pos(w.pos[0]), `YAML: ${yamlMessage(w.message)}`);
+  for (const w of doc.warnings) {
+    if (w.code !== "TAG_RESOLVE_FAILED") report.warning(pos(w.pos[0]), `YAML: ${yamlMessage(w.message)}`);
+  }
   try {
     const root = new AstConverter(doc, text, pos, report).convert(doc.contents);
     // A document holding only `~` is as empty as PyYAML sees it.
@@ -352,10 +357,16 @@ class AstConverter {
       return plainScalar(String(node.source), at.line, at.column);
     }
     let value = node.value;
+    const tag = tagName(node.tag);
+    if (tag === "null") value = null;
+    if (tag === "float" && typeof value === "string") {
+      value = explicitFloat(value);
+      if (value === undefined) throw new LocatedError(at, `YAML: '${node.source}' is not a number, as !!float says`);
+    }
     if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && typeof value === "string") {
       value = pyBlockScalar(this.text, node.range?.[0] ?? 0, this.indent) ?? value;
     }
-    return scalar(tagName(node.tag), value, at.line, at.column);
+    return scalar(tag, value, at.line, at.column);
   }
 }
 

@@ -108,6 +108,31 @@ function pyFloat(text: string): number {
   return sign * Number(v);
 }
 
+const PY_FLOAT = /^\s*[-+]?(?:\d+\.?\d*(?:e[-+]?\d+)?|\.\d+(?:e[-+]?\d+)?|inf|infinity|nan)\s*$/;
+
+/**
+ * An explicit `!!float` scalar as PyYAML's construct_yaml_float reads it (`!!float 1` is 1.0,
+ * `!!float 1:30` is 90): any text Python's float() takes. Undefined when it takes none.
+ */
+export function explicitFloat(text: string): number | undefined {
+  let v = text.replaceAll("_", "").toLowerCase();
+  if (v === "") return undefined;
+  const sign = v[0] === "-" ? -1 : 1;
+  if (v[0] === "-" || v[0] === "+") v = v.slice(1);
+  if (v === ".inf") return sign * Infinity;
+  if (v === ".nan") return NaN;
+  const parts = v.split(":");
+  if (!parts.every((p) => PY_FLOAT.test(p))) return undefined;
+  const num = (p: string) => {
+    const t = p.trim().replace(/^\+/, "");
+    const neg = t.startsWith("-");
+    const word = t.replace(/^-/, "");
+    const n = word === "inf" || word === "infinity" ? Infinity : word === "nan" ? NaN : Number(word);
+    return neg ? -n : n;
+  };
+  return sign * parts.reduce((total, part) => total * 60 + num(part), 0);
+}
+
 /** 1:30 is 90, 1:30:00.5 is 5400.5. */
 function sexagesimal(v: string): number {
   return v.split(":").reduce((total, part) => total * 60 + Number(part), 0);
