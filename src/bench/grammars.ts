@@ -9,7 +9,7 @@
 // --json FILE (the rows as JSON).
 // speky:speky-ts#GRAM-BENCH
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -215,7 +215,10 @@ function measure(language: string, wasm: string, build: string, files: string[])
     for (const line of r.stdout.split("\n")) {
       if (!line) continue;
       const o = JSON.parse(line) as { load?: string; i: number; skip?: boolean } & FileOutcome;
-      if (o.load) return o.load;
+      if (o.load) {
+        rmSync(listFile, { force: true });
+        return o.load;
+      }
       last = o.i;
       if (o.skip) continue;
       row.files++;
@@ -239,6 +242,7 @@ function measure(language: string, wasm: string, build: string, files: string[])
     }
     start = last + 1;
   }
+  rmSync(listFile, { force: true });
   return row;
 }
 
