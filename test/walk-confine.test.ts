@@ -191,6 +191,18 @@ describe("walks", () => {
     };
     expect(filesChecked([])).toBe(3);
     expect(filesChecked(["--no-ignore"])).toBe(4);
+
+    // A walk remembered by the scan cache is walked again once an ignore file changes in place.
+    const cacheDir = path.join(scratch, "ignored-cache");
+    const cached = () => {
+      const r = spawnSync(process.execPath, [SPEKY_BIN, "scan", "speky.yaml"], { cwd: root, encoding: "utf8", timeout: 60_000, env: { ...process.env, SPEKY_CACHE_DIR: cacheDir } });
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout).references.map((ref: { file: string }) => ref.file);
+    };
+    expect(cached()).toEqual(["src/a.py", "src/sub/keep.gen.py"]);
+    expect(cached()).toEqual(["src/a.py", "src/sub/keep.gen.py"]);
+    writeFileSync(path.join(root, ".gitignore"), "*.gen.py\ngenerated/\n");
+    expect(cached()).toEqual(["build/b.py", "src/a.py", "src/sub/keep.gen.py"]);
   });
 
   // speky:speky-ts#TWALK-NO-BLOCKING

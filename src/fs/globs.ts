@@ -6,15 +6,18 @@
 //   and `**` reach dot files and dot folders; `.git` is never walked.
 // - Symbolic links are followed. Each real folder is entered once per walk (a cycle, or two
 //   links to one folder, costs one readdir: the walk is linear in the real tree) and each real
-//   file is listed once, under the path the walk (depth first, in name order) reached it by.
+//   file is listed once: under its path without links when the walk reaches it so, else under
+//   the first path (in name order) through a link.
 // - FIFOs, sockets and devices are never listed (so never opened).
 // - With a boundary, nothing outside it is listed or entered: a pattern or a link that leaves
 //   it is an error of the pattern; /proc, /sys and /dev are refused even without one.
 // - Code sources (ignore: true) skip what .gitignore and .ignore rules exclude inside a git
 //   work tree; spec files and CSVs never do.
-// - Walks are async and yield to the event loop every few milliseconds: a running MCP server
-//   keeps answering while it walks a huge tree.
-import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+// - Walks are async: folders are listed by the thread pool, several at a time (the subfolders of
+//   the folder being matched), and the walk yields to the event loop at least every few
+//   milliseconds, so a running MCP server keeps answering while it walks a huge tree.
+import { realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import picomatch from "picomatch";
 import { compareStrings } from "../diagnostics.js";
@@ -70,8 +73,10 @@ export interface WalkCache {
 
 /** Python sorts paths part by part: `a/b` comes before `a-c`, unlike as plain strings. */
 export function comparePaths(a: string, b: string): number {
-  const pa = a.split(path.sep);
-  const pb = b.split(path.sep);
+  return compareParts(a.split(path.sep), b.split(path.sep));
+}
+
+function compareParts(pa: readonly string[], pb: readonly string[]): number {
   for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
     const c = compareStrings(pa[i], pb[i]);
     if (c !== 0) return c;
@@ -195,7 +200,7 @@ export function confinementProblem(root: string, pattern: string, boundary: Boun
  * walks, and a walk cache (the scan cache) may answer a walk whose folders are unchanged.
  */
 export class GlobWalker {
-  private readonly listings = new Map<string, Dirent[]>();
+  private readonly listings = new Map<string, Promise<Dirent[] | null>>();
   private recording: { dirs: Map<string, DirStamp>; cacheable: boolean } | null = null;
   private lastYield = performance.now();
 
@@ -216,20 +221,27 @@ export class GlobWalker {
     else recording.cacheable = false;
   }
 
-  private list(dir: string): Dirent[] {
-    // Before the readdir: a change in between shows as a newer stamp next time.
-    this.stamp(dir);
-    let entries = this.listings.get(dir);
-    if (!entries) {
-      try {
-        entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => compareStrings(a.name, b.name));
-      } catch {
-        entries = [];
-        if (this.recording) this.recording.cacheable = false;
-      }
-      this.listings.set(dir, entries);
+  /** Starts listing a folder (once per walker); its stamp is taken before the readdir. */
+  private prefetch(dir: string): Promise<Dirent[] | null> {
+    let listing = this.listings.get(dir);
+    if (!listing) {
+      // Before the readdir: a change in between shows as a newer stamp next time.
+      this.stamp(dir);
+      listing = readdir(dir, { withFileTypes: true }).then(
+        (entries) => entries.sort((a, b) => compareStrings(a.name, b.name)),
+        () => null,
+      );
+      this.listings.set(dir, listing);
+    } else if (this.recording && !this.recording.dirs.has(dir)) {
+      this.stamp(dir);
     }
-    return entries;
+    return listing;
+  }
+
+  private async list(dir: string): Promise<Dirent[]> {
+    const entries = await this.prefetch(dir);
+    if (entries === null && this.recording) this.recording.cacheable = false;
+    return entries ?? [];
   }
 
   /** What one pattern reaches from `root`. */
@@ -284,7 +296,7 @@ export class GlobWalker {
 
   /** A walk, from the cache when nothing it listed changed; recorded for the cache otherwise. */
   private async walk(start: string, startReal: string, rule: Rule, options: GlobOptions, pattern: string, problems: GlobProblem[]): Promise<Reached[]> {
-    const key = `${rule.key}${options.ignore ? " +ignore" : ""}${options.boundary ? ` in ${options.boundary.roots.join("\0")}` : ""}`;
+    const key = `${rule.key}${options.ignore ? " +ignore" : ""}${options.boundary ? ` in ${options.boundary.roots.join(" | ")}` : ""}`;
     if (!this.cache) return this.walkTree(start, startReal, rule, options, pattern, problems);
     const cached = this.cache.lookup(start, key);
     if (cached) {
@@ -307,20 +319,20 @@ export class GlobWalker {
     const display = rule.display;
     const out: Reached[] = [];
     const seenFiles = new Set<string>();
-    const enteredDirs = new Set<string>();
+    const enteredDirs = new Set<string>([startReal]);
     const onRuleFile = (file: string) => this.stamp(file);
     const rootIgnore = options.ignore ? IgnoreStack.at(startReal, onRuleFile) : null;
-    const stack: Frame[] = [{ abs: start, real: startReal, loc: startReal, rel: "", depth: 1, ignore: rootIgnore }];
-    enteredDirs.add(startReal);
     const refuse = (rel: string) => {
       const message = outsideMessage(pattern, rel);
       if (!problems.some((p) => p.message === message)) problems.push({ severity: "error", message });
     };
-    while (stack.length > 0) {
-      const frame = stack.pop()!;
+    /** `link`: reached through a symbolic link, taken after every path without one. */
+    type Item = ({ file: Reached } | { dir: Frame }) & { link: boolean };
+    /** What a folder holds for the rule, in name order; its subfolders' listings started. */
+    const itemsOf = (frame: Frame, entries: Dirent[]): Item[] => {
       const ignore = frame.ignore?.enter(frame.loc, frame.real, onRuleFile) ?? null;
-      const children: Frame[] = [];
-      for (const entry of this.list(frame.abs)) {
+      const items: Item[] = [];
+      for (const entry of entries) {
         const name = entry.name;
         if (name === GIT_DIR || isSpecial(entry)) continue;
         const abs = join(frame.abs, name);
@@ -329,7 +341,8 @@ export class GlobWalker {
         let isDir = entry.isDirectory();
         let isFile = entry.isFile();
         let real = join(frame.real, name);
-        if (entry.isSymbolicLink()) {
+        const link = entry.isSymbolicLink();
+        if (link) {
           // A link may point anywhere, and may come to point elsewhere: never cached.
           if (this.recording) this.recording.cacheable = false;
           const st = statThrough(abs);
@@ -356,21 +369,52 @@ export class GlobWalker {
         if (isFile) {
           if (frame.depth > rule.maxDepth || !rule.keep(abs, rel)) continue;
           if (ignore?.ignores(loc, false)) continue;
-          if (seenFiles.has(real)) continue;
-          seenFiles.add(real);
-          out.push({ abs, real });
+          items.push({ file: { abs, real }, link });
         } else if (isDir) {
           if (frame.depth >= rule.maxDepth || enteredDirs.has(real)) continue;
           if (ignore?.ignores(loc, true)) continue;
-          enteredDirs.add(real);
-          children.push({ abs, real, loc, rel, depth: frame.depth + 1, ignore });
+          // Listed ahead, in parallel (the thread pool reads while this thread matches).
+          this.prefetch(abs);
+          items.push({ dir: { abs, real, loc, rel, depth: frame.depth + 1, ignore }, link });
         }
       }
-      // Depth first, in name order: which path reaches a folder reached several ways is fixed.
-      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+      return items;
+    };
+    // Depth first, each folder's entries in name order, descending where met: the files come
+    // out in Path order (part by part). What links lead to is taken afterwards, so a file or
+    // folder reached both directly and through a link keeps its own path.
+    const deferred: Item[] = [];
+    const take = async (item: Item): Promise<void> => {
+      if ("file" in item) {
+        if (seenFiles.has(item.file.real)) return;
+        seenFiles.add(item.file.real);
+        out.push(item.file);
+      } else {
+        if (enteredDirs.has(item.dir.real)) return;
+        enteredDirs.add(item.dir.real);
+        await visit(item.dir);
+      }
+    };
+    const visit = async (frame: Frame): Promise<void> => {
+      const items = itemsOf(frame, await this.list(frame.abs));
       await this.breathe();
+      for (const item of items) {
+        if (item.link) deferred.push(item);
+        else await take(item);
+      }
+    };
+    await visit({ abs: start, real: startReal, loc: startReal, rel: "", depth: 1, ignore: rootIgnore });
+    const direct = out.length;
+    for (let i = 0; i < deferred.length; i++) {
+      const item = deferred[i];
+      deferred[i] = undefined as unknown as Item; // let it go: a big tree defers many
+      await take(item);
     }
-    return out.sort((a, b) => comparePaths(a.abs, b.abs));
+    if (out.length === direct) return out;
+    const keyed = out.map((file) => ({ file, parts: file.abs.split(path.sep) }));
+    keyed.sort((a, b) => compareParts(a.parts, b.parts));
+    return keyed.map((k) => k.file);
+    return out;
   }
 }
 

@@ -139,7 +139,8 @@ export class ScanCache implements WalkCache {
     let same = this.dirsChecked.get(key);
     if (same === undefined) {
       const st = statSync(this.keys.absolute(key), { throwIfNoEntry: false });
-      same = st !== undefined && st.isDirectory() && st.mtimeMs === stamp.mtimeMs && st.ctimeMs === stamp.ctimeMs && this.trusted(stamp);
+      // A walk stamps the folders it listed and the ignore files it read (src/fs/globs.ts).
+      same = st !== undefined && (st.isDirectory() || st.isFile()) && st.mtimeMs === stamp.mtimeMs && st.ctimeMs === stamp.ctimeMs && this.trusted(stamp);
       this.dirsChecked.set(key, same);
     }
     return same;
