@@ -90,6 +90,14 @@ describe("resources", () => {
     expect(wrongKind.message).toContain("REQ-ALL is a requirement, not a test");
   });
 
+  // speky:speky-ts#TINSTALL-SCHEMA-PORTABLE
+  it("answers a URI of no template with the SDK's error, its code prefix said once", async () => {
+    const error = await readError("speky://nothing/X");
+    expect(error.code).toBe(-32602);
+    // The client's McpError adds "MCP error -32602: " itself: the wire message must not carry it.
+    expect(error.message).toBe("MCP error -32602: Resource speky://nothing/X not found");
+  });
+
   it("completes IDs by prefix, case-insensitively", async () => {
     const complete = async (kind: string, value: string) =>
       (

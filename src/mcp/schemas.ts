@@ -35,10 +35,18 @@ export const step = z.object({
   sample_lang: z.string().optional(),
 });
 
+// zod-to-json-schema writes a union of unchecked primitives as a list of types
+// (`type: ["string", "null"]`), which strict clients reject (the Inspector's --strict flags it);
+// a check on a member makes it write the portable anyOf. minLength 0 and finite change nothing
+// that JSON can carry.
+// speky:speky-ts#INSTALL-SCHEMA-PORTABLE
+export const nullableString = () => z.string().min(0).nullable();
+export const stringOrNumber = () => z.union([z.string(), z.number().finite()]);
+
 const codeRefShape = {
   file: z.string().describe("Path relative to the project root"),
   line: z.number().int().describe("1-based line of the definition's name, or of the tag for a free reference"),
-  symbol: z.string().nullable().describe("Qualified name of the tagged definition; null for a free reference"),
+  symbol: nullableString().describe("Qualified name of the tagged definition; null for a free reference"),
 };
 const url = z.string().optional().describe("Link to the line in the repository browser");
 

@@ -114,7 +114,7 @@ export class LineStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.resolve();
-    return this.write(JSON.stringify(message) + "\n");
+    return this.write(JSON.stringify(withoutErrorPrefix(message)) + "\n");
   }
 
   async close(): Promise<void> {
@@ -135,4 +135,16 @@ function requestIdOf(value: unknown): string | number | null {
   if (typeof value !== "object" || value === null || !("id" in value)) return null;
   const id = (value as { id: unknown }).id;
   return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
+/**
+ * The SDK's McpError (thrown for an unknown resource URI, for instance) puts "MCP error <code>: "
+ * in its message, and the client's McpError adds it again: stripped here, once, for every error.
+ */
+// speky:speky-ts#INSTALL-SCHEMA-PORTABLE
+function withoutErrorPrefix(message: JSONRPCMessage): JSONRPCMessage {
+  if (!("error" in message)) return message;
+  const prefix = `MCP error ${message.error.code}: `;
+  if (!message.error.message.startsWith(prefix)) return message;
+  return { ...message, error: { ...message.error, message: message.error.message.slice(prefix.length) } };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { findCodeReferences } from "../../model/navigate.js";
+import { nullableString } from "../schemas.js";
 import { defineTool } from "../tool.js";
 
 export const findCodeReferencesTool = defineTool({
@@ -24,7 +25,7 @@ export const findCodeReferencesTool = defineTool({
       z.object({
         file: z.string().describe("Path relative to the root of the project the tag names"),
         line: z.number().int().describe("Line of the definition's name, or of the tag for a free reference"),
-        symbol: z.string().nullable().describe("Qualified name of the tagged definition; null for a free reference"),
+        symbol: nullableString().describe("Qualified name of the tagged definition; null for a free reference"),
         is_test: z.boolean().describe("true when the tagged definition is an automated test"),
         id: z.string(),
         kind: z.enum(["requirement", "test", "unknown"]),

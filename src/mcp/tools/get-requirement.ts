@@ -63,7 +63,7 @@ export const getRequirementTool = defineTool({
     short: z.string().optional(),
     tags: z.array(z.string()).optional(),
     client_statement: z.string().optional().describe("The client's own words"),
-    properties: z.record(z.union([z.string(), z.number()])).optional(),
+    properties: z.record(schema.stringOrNumber()).optional(),
     ref: z.array(schema.oneliner).optional().describe("Requirements this one refers to"),
     referenced_by: z.array(schema.oneliner).optional().describe("Requirements that refer to this one"),
     tested_by: z.array(schema.oneliner).optional().describe("Tests that validate this requirement"),
