@@ -4,7 +4,7 @@
 import path from "node:path";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { MAX_FILE_BYTES } from "../spec/files.js";
-import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
+import type { Diagnostic } from "../diagnostics.js";
 import { loadModel } from "../model/load-model.js";
 import { modelProblems } from "../model/problems.js";
 import { flag, listOption, stringOption, UsageError, type ParsedArgs } from "./args.js";
@@ -41,7 +41,7 @@ async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string
     ignore: !flag(args, "no-ignore"),
     cacheNote: verboseNote(args),
   });
-  const findings: Diagnostic[] = model ? modelProblems(model, diagnostics) : [...diagnostics].sort(compareDiagnostics);
+  const findings: Diagnostic[] = model ? modelProblems(model, diagnostics) : [...diagnostics]; // the loader's order: causes first
   const files = model ? model.specs.files.length + (model.scanStats?.files ?? 0) : null;
   const summary = summarize(findings, files);
   const failed = summary.errors > 0 || (flag(args, "strict") && summary.warnings > 0);

@@ -13,6 +13,7 @@ import { compareDiagnostics, formatDiagnostic, hasErrors, type Diagnostic } from
 import { loadModel, scanSpecs, type ModelOptions, type ScanHooks } from "../model/load-model.js";
 import { buildModel, type Model } from "../model/model.js";
 import { loadSpecs } from "../spec/load.js";
+import { plural } from "../quote.js";
 import type { SpecSet } from "../spec/types.js";
 import { allowed, realOrResolved } from "../fs/boundary.js";
 import { compileGlob, patternReaches } from "../fs/globs.js";
@@ -216,7 +217,8 @@ export class LiveModel extends EventEmitter<LiveEvents> {
       return { live: new LiveModel(paths, options, model, diagnostics, debounceMs, null), diagnostics };
     }
     const loaded = await loadSpecs(paths, options);
-    const diagnostics = [...loaded.diagnostics].sort(compareDiagnostics);
+    // The loader's order: sorted, a failed file's errors first (src/spec/cause.ts).
+    const diagnostics = [...loaded.diagnostics];
     if (!loaded.specs || hasErrors(diagnostics)) return { live: null, diagnostics };
     const progress = new ScanProgress();
     const live = new LiveModel(paths, options, buildModel(loaded.specs, null), diagnostics, debounceMs, progress);
@@ -365,7 +367,8 @@ export class LiveModel extends EventEmitter<LiveEvents> {
       const message = `reload failed: ${error instanceof Error ? error.message : String(error)}`;
       diagnostics = [{ file: "", line: 0, column: 0, severity: "error", message }];
     }
-    const problems = [...diagnostics].sort(compareDiagnostics);
+    // The loader's order: sorted, a failed file's errors first (src/spec/cause.ts).
+    const problems = [...diagnostics];
     const previous = this.state;
     if (!model || hasErrors(problems)) {
       this.state = Object.freeze({ ...previous, problems, stale: true });
@@ -399,6 +402,6 @@ export function staleNote(state: LiveState): string | null {
   if (!state.stale) return null;
   const errors = state.problems.filter((d) => d.severity === "error");
   const first = errors[0] ? formatDiagnostic(errors[0]).replace(/^: /, "") : "the specification does not load";
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? "s" : ""})` : "";
+  const more = errors.length > 1 ? ` (and ${plural(errors.length - 1, "more error")})` : "";
   return `${first}${more} — serving the model loaded at ${state.loadedAt.toISOString()}`;
 }

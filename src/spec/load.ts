@@ -16,6 +16,7 @@ import { describe, entryOf, stringValue, type SMap, type SNode } from "./node.js
 import { FileReport } from "./report.js";
 import { readToml } from "./toml-source.js";
 import type { LoadOptions, LoadResult, Manifest, Requirement, SpecSet, Test } from "./types.js";
+import { causeFirst, orphanedIds, type FailedFile } from "./cause.js";
 import { checkCoverageCategories, validateReferences } from "./validate.js";
 import { readYaml } from "./yaml-source.js";
 
@@ -60,6 +61,8 @@ class Loader {
   /** Checks and git look-ups that wait for the end of the load. */
   private readonly coverage: { manifest: Manifest; categories: Written[]; report: FileReport }[] = [];
   private readonly links: Promise<void>[] = [];
+  /** Files with errors: what they would have defined explains errors elsewhere. */
+  private readonly failed: FailedFile[] = [];
 
   /** Spec globs: speky's reach, no ignore files; listings shared by every pattern of the load. */
   private readonly walker = new GlobWalker();
@@ -86,14 +89,16 @@ class Loader {
 
   async finish(): Promise<LoadResult> {
     await Promise.all(this.links);
-    validateReferences(this.out, this.diagnostics);
+    const loadedIds = new Set(this.out.items.map((i) => i.id));
+    const followers = validateReferences(this.out, this.diagnostics, orphanedIds(this.failed, loadedIds));
     for (const { manifest, categories, report } of this.coverage) {
       checkCoverageCategories(manifest.name, categories, report, this.out.items);
     }
     // One mistake can be met several times (e.g. a `default` field inherited by many comments).
-    const diagnostics = this.diagnostics
-      .sort(compareDiagnostics)
-      .filter((d, i, all) => i === 0 || compareDiagnostics(d, all[i - 1]) !== 0);
+    const diagnostics = causeFirst(
+      this.diagnostics.sort(compareDiagnostics).filter((d, i, all) => i === 0 || compareDiagnostics(d, all[i - 1]) !== 0),
+      followers,
+    );
     if (hasErrors(diagnostics)) return { specs: null, diagnostics };
     const specs: SpecSet = {
       requirements: this.out.items.filter((i): i is Requirement => i.kind === "requirement"),
@@ -117,15 +122,19 @@ class Loader {
     if (this.seen.has(file.real)) return;
     this.seen.add(file.real);
     this.files.push(reach.abs);
+    await this.readContent(reach, file.text, report);
+    if (report.errors > 0) this.failed.push({ file: reach.display, text: file.text });
+  }
 
+  private async readContent(reach: Reach, text: string, report: FileReport): Promise<void> {
     const ctx: FileContext = { file: reach.display, project: reach.owner?.name ?? null, report, out: this.out };
     const extension = path.extname(reach.abs).toLowerCase();
-    if (reach.csv) return readCommentsCsv(file.text, ctx);
+    if (reach.csv) return readCommentsCsv(text, ctx);
     if (extension === ".csv") {
       report.error(null, "a CSV file holds comments: pass it with -C or list it in a manifest's 'comments_csvs'");
       return;
     }
-    const root = extension === ".toml" ? readToml(file.text, report) : await readYaml(file.text, report);
+    const root = extension === ".toml" ? readToml(text, report) : await readYaml(text, report);
     if (root === undefined) return;
     const { kind, map } = fileKind(root, report) ?? {};
     if (!kind || !map) return;

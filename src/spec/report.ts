@@ -3,6 +3,9 @@ import type { Pos } from "./node.js";
 
 /** Collects the diagnostics of one file, all cited with that file's displayed path. */
 export class FileReport {
+  /** Errors reported so far for this file. */
+  errors = 0;
+
   constructor(
     readonly file: string,
     private readonly sink: Diagnostic[],
@@ -17,6 +20,7 @@ export class FileReport {
   }
 
   private add(severity: Severity, at: Pos | null, message: string): void {
+    if (severity === "error") this.errors++;
     this.sink.push({
       file: this.file,
       line: at?.line ?? 0,
