@@ -94,6 +94,8 @@ describe("speky check", () => {
 
 describe("the pre-commit hook", () => {
   // speky:speky-ts#TCHECK-PRECOMMIT
+  // The real framework runs the hook in test/install.test.ts; this is the fast check of the
+  // staged-files mode, with the args a user gives when the manifest is not where the README puts it.
   it("runs as pre-commit runs it: the entry, its args, then the staged file names", () => {
     const dir = copyFixture("check/tree");
     const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8" });
@@ -106,7 +108,8 @@ describe("the pre-commit hook", () => {
     symlinkSync(SPEKY_BIN, path.join(binDir, "speky"));
     mkdirSync(path.join(binDir, "unused"));
     const [hook] = parse(readFileSync(path.join(REPO, ".pre-commit-hooks.yaml"), "utf8"));
-    expect(hook).toMatchObject({ id: "speky-check", language: "node", pass_filenames: true });
+    expect(hook).toMatchObject({ id: "speky-check", language: "node", pass_filenames: true, args: ["specs/manifest.yaml"] });
+    hook.args = ["speky.yaml"];
     const [command, ...entryArgs] = String(hook.entry).split(" ");
     const run = (files: string[]) => {
       try {

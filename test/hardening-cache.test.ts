@@ -1,5 +1,6 @@
-// The scan cache under fire: the real `speky scan` process, SIGKILLed at random moments (in its
-// walk, its reads, its worker pool or its cache write), sometimes two at once, while the tree
+// The scan cache under fire: the real `speky scan` process, SIGKILLed at each phase of its life in
+// turn (before its walk, after it, in its reads and worker pool, around its cache write: the
+// phases it traces on stderr with SPEKY_SCAN_TRACE=1), sometimes two at once, while the tree
 // changes between runs in the ways that fool caches (same size and mtime, a file added to a
 // cached directory listing, a file deleted, a tag moved). After each round, a complete cached
 // run must answer exactly what the tree holds. (test/scan-cache.test.ts kills a writer looping
@@ -106,34 +107,53 @@ function answered(stdout: string): string[] {
   return output.references.map((r) => `${r.file} ${r.id}`).sort();
 }
 
-/** Starts a cached scan and kills it after `ms` (it may have finished by then). */
-function killedRun(ms: number): Promise<void> {
-  const child = spawn(process.execPath, scanArgs, { cwd: tree, env, stdio: ["ignore", "ignore", "ignore"] });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  setTimeout(() => child.kill("SIGKILL"), ms);
-  return exited;
+/**
+ * Phases `speky scan` traces on stderr, in order: each round kills a run as it reaches one of
+ * them (the kill lands just after), so every phase is hit, whatever the machine's speed.
+ */
+const PHASES = ["start", "walk:", "cache:", "read and parse"];
+
+/**
+ * Starts a cached scan and kills it once it reports `phase` (it may finish first);
+ * `atWalk` runs when the scan has walked the tree, before it reads.
+ */
+// speky:speky-ts#TINSTALL-DETERMINISTIC
+function killedRun(phase: string, atWalk?: () => void): Promise<void> {
+  const child = spawn(process.execPath, scanArgs, { cwd: tree, env, stdio: ["ignore", "ignore", "pipe"] });
+  let traced = "";
+  let walked = false;
+  child.stderr.on("data", (chunk: Buffer) => {
+    traced += chunk.toString();
+    if (!walked && traced.includes("speky scan: walk:")) {
+      walked = true;
+      atWalk?.();
+    }
+    if (traced.includes(`speky scan: ${phase}`)) child.kill("SIGKILL");
+  });
+  return new Promise<void>((resolve) => child.once("exit", () => resolve()));
 }
 
 describe("scan cache under SIGKILL", () => {
-  it("answers what the tree holds after runs killed at random moments, whatever changed between", async () => {
+  it("answers what the tree holds after runs killed at each phase, whatever changed between", async () => {
     plant();
-    // A first complete run: the cache exists from then on, and its duration bounds the kills.
-    let started = performance.now();
+    // A first complete run: the cache exists from then on.
     const cold = spawnSync(process.execPath, scanArgs, { cwd: tree, env, encoding: "utf8", maxBuffer: 64 << 20 });
-    const fullMs = performance.now() - started;
     expect(cold.status, cold.stderr).toBe(0);
     expect(answered(cold.stdout)).toEqual(expectedReferences());
     let warmHits = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const log = [change(), change()];
-      // One run killed anywhere in its life; every other round, a second one racing it.
-      const kills = [killedRun(random(Math.ceil(fullMs * 1.2)))];
-      if (round % 2 === 1) kills.push(killedRun(random(Math.ceil(fullMs * 1.2))));
-      // Changes while the doomed runs read and write.
-      await new Promise((r) => setTimeout(r, random(Math.ceil(fullMs / 2))));
-      log.push(change());
+      // One run killed at a phase; every other round, a second one racing it, killed at another.
+      // A change lands between the first run's walk and its reads (or after it, killed before).
+      let changed = false;
+      const changeOnce = () => {
+        if (!changed) log.push(change());
+        changed = true;
+      };
+      const kills = [killedRun(PHASES[round % PHASES.length], changeOnce)];
+      if (round % 2 === 1) kills.push(killedRun(PHASES[(round + 2) % PHASES.length]));
       await Promise.all(kills);
-      started = performance.now();
+      changeOnce();
       const run = spawnSync(process.execPath, scanArgs, { cwd: tree, env, encoding: "utf8", maxBuffer: 64 << 20 });
       expect(run.status, `round ${round}: ${run.stderr}`).toBe(0);
       expect(answered(run.stdout), `round ${round} after ${log.join(", ")}`).toEqual(expectedReferences());

@@ -1,8 +1,9 @@
 // The ways people get speky-ts, each with the real tool: `npm ci` in a clean clone, `npm pack`
 // then `npm install <tarball>`, `npm install git+file://...#<sha>`, and the pre-commit framework
 // running this repository's hook at a commit. They install the committed HEAD (a clone of this
-// repository), not the working tree. Slow by nature (real npm installs): each step is bounded.
-import { spawnSync, type SpawnSyncOptions } from "node:child_process";
+// repository), not the working tree. Slow by nature (real npm installs): each step is bounded,
+// and the three paths run concurrently.
+import { spawn, type SpawnOptions } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +16,15 @@ const TEST_MS = 12 * 60_000;
 function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
-  return { ...env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false", ...extra };
+  // prefer-offline: what the npm cache holds is not asked for again (the registry is still used for the rest).
+  return {
+    ...env,
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
+    npm_config_prefer_offline: "true",
+    ...extra,
+  };
 }
 
 interface Ran {
@@ -24,14 +33,36 @@ interface Ran {
   stderr: string;
 }
 
-function run(command: string, args: string[], cwd: string, options: SpawnSyncOptions = {}): Ran {
-  const r = spawnSync(command, args, { cwd, encoding: "utf8", timeout: STEP_MS, env: cleanEnv(), ...options });
-  if (r.error) throw new Error(`${command} ${args.join(" ")}: ${r.error.message}`);
-  return { status: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
+interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  input?: string;
+  timeout?: number;
 }
 
-function ok(command: string, args: string[], cwd: string, options: SpawnSyncOptions = {}): Ran {
-  const r = run(command, args, cwd, options);
+function run(command: string, args: string[], cwd: string, options: RunOptions = {}): Promise<Ran> {
+  const spawnOptions: SpawnOptions = { cwd, env: options.env ?? cleanEnv(), stdio: ["pipe", "pipe", "pipe"] };
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, spawnOptions);
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeout ?? STEP_MS);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} ${args.join(" ")}: ${error.message}`));
+    });
+    child.once("close", (status, signal) => {
+      clearTimeout(timer);
+      if (signal) reject(new Error(`${command} ${args.join(" ")}: killed (${signal}), over its time bound:\n${stdout}\n${stderr}`));
+      else resolve({ status, stdout, stderr });
+    });
+    child.stdin!.end(options.input ?? "");
+  });
+}
+
+async function ok(command: string, args: string[], cwd: string, options: RunOptions = {}): Promise<Ran> {
+  const r = await run(command, args, cwd, options);
   if (r.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r;
 }
@@ -54,48 +85,51 @@ function userProject(dir: string, tag: string): void {
 const DANGLING = "src/cart.py:1:3: error: tag speky:shop#REQ-2 names an unknown ID 'REQ-2'; did you mean REQ-1?";
 
 /** Both binaries of an installed package work: help, a check with a finding, the server's start. */
-function expectWorkingBinaries(binDir: string): void {
+async function expectWorkingBinaries(binDir: string): Promise<void> {
   const project = tempDir("speky-ts-user-");
   userProject(project, "REQ-2");
-  const help = ok(path.join(binDir, "speky"), ["check", "--help"], project);
+  const help = await ok(path.join(binDir, "speky"), ["check", "--help"], project);
   expect(help.stdout).toContain("Usage:\n  speky check PATH...");
-  const check = run(path.join(binDir, "speky"), ["check", "specs/manifest.yaml"], project);
+  const check = await run(path.join(binDir, "speky"), ["check", "specs/manifest.yaml"], project);
   expect(check.stdout).toBe(`${DANGLING}\n1 error, 0 warnings in 3 files\n`);
   expect(check.status).toBe(1);
   // The server loads, scans (grammars and wasm found in the installed package), serves, and
   // exits 0 when its client closes stdin.
-  const mcp = ok(path.join(binDir, "speky-mcp"), ["specs/manifest.yaml"], project, { input: "" });
+  const mcp = await ok(path.join(binDir, "speky-mcp"), ["specs/manifest.yaml"], project);
   expect(mcp.stderr).toContain("loaded 1 requirement, 0 tests and 1 code reference");
-  expect(ok(path.join(binDir, "speky-mcp"), ["-h"], project).stdout).toContain("speky-mcp PATH...");
+  expect((await ok(path.join(binDir, "speky-mcp"), ["-h"], project)).stdout).toContain("speky-mcp PATH...");
 }
 
 let clone: string;
 let sha: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   clone = path.join(tempDir("speky-ts-clone-"), "speky-ts");
-  ok("git", ["clone", "-q", REPO, clone], REPO);
-  sha = ok("git", ["rev-parse", "HEAD"], clone).stdout.trim();
+  await ok("git", ["clone", "-q", REPO, clone], REPO);
+  sha = (await ok("git", ["rev-parse", "HEAD"], clone)).stdout.trim();
 });
 
-describe("installing speky-ts", () => {
+describe.concurrent("installing speky-ts", () => {
   // speky:speky-ts#TINSTALL-TARBALL
   it(
     "from a clean clone: npm ci warns of nothing on Node 20; npm pack, then npm install <tarball>",
-    () => {
-      const ci = ok("npm", ["ci"], clone);
+    async () => {
+      // In a copy: npm ci writes node_modules and dist/ where the other paths install from.
+      const copy = path.join(tempDir("speky-ts-ci-"), "speky-ts");
+      await ok("git", ["clone", "-q", clone, copy], REPO);
+      const ci = await ok("npm", ["ci"], copy);
       expect(`${ci.stdout}${ci.stderr}`).not.toMatch(/EBADENGINE|npm warn/i);
       // prepare built dist/ during npm ci: the binaries of the clone itself work.
-      expect(ok(process.execPath, ["bin/speky.js", "--version"], clone).stdout).toMatch(/^speky \d/);
+      expect((await ok(process.execPath, ["bin/speky.js", "--version"], copy)).stdout).toMatch(/^speky \d/);
 
       const packDir = tempDir("speky-ts-pack-");
-      const packed = ok("npm", ["pack", "--pack-destination", packDir], clone).stdout.trim().split("\n").pop()!;
+      const packed = (await ok("npm", ["pack", "--pack-destination", packDir], copy)).stdout.trim().split("\n").pop()!;
       const tarball = path.join(packDir, packed);
       expect(existsSync(tarball)).toBe(true);
       const user = tempDir("speky-ts-tgz-");
-      ok("npm", ["init", "-y"], user);
-      ok("npm", ["install", tarball], user);
-      expectWorkingBinaries(path.join(user, "node_modules/.bin"));
+      await ok("npm", ["init", "-y"], user);
+      await ok("npm", ["install", tarball], user);
+      await expectWorkingBinaries(path.join(user, "node_modules/.bin"));
     },
     TEST_MS,
   );
@@ -103,38 +137,38 @@ describe("installing speky-ts", () => {
   // speky:speky-ts#TINSTALL-GIT
   it(
     "from git: npm install git+file://<clone>#<sha> builds dist/ and gives working binaries",
-    () => {
+    async () => {
       const user = tempDir("speky-ts-git-");
-      ok("npm", ["init", "-y"], user);
-      ok("npm", ["install", `git+file://${clone}#${sha}`], user);
+      await ok("npm", ["init", "-y"], user);
+      await ok("npm", ["install", `git+file://${clone}#${sha}`], user);
       expect(existsSync(path.join(user, "node_modules/speky-ts/dist/cli/main.js"))).toBe(true);
-      expectWorkingBinaries(path.join(user, "node_modules/.bin"));
+      await expectWorkingBinaries(path.join(user, "node_modules/.bin"));
     },
     TEST_MS,
   );
 });
 
 /** pre-commit from pip in a venv under `dir`; else Debian's; else the reason to skip. */
-function preCommit(dir: string): { bin: string; how: string } | { skip: string } {
+async function preCommit(dir: string): Promise<{ bin: string; how: string } | { skip: string }> {
   const venv = path.join(dir, "venv");
-  const made = run("python3", ["-m", "venv", venv], dir, { timeout: 120_000 });
+  const made = await run("python3", ["-m", "venv", venv], dir, { timeout: 120_000 });
   if (made.status === 0) {
-    const pip = run(path.join(venv, "bin/pip"), ["install", "--timeout", "10", "--retries", "1", "pre-commit"], dir);
+    const pip = await run(path.join(venv, "bin/pip"), ["install", "--timeout", "10", "--retries", "1", "pre-commit"], dir);
     if (pip.status === 0) return { bin: path.join(venv, "bin/pre-commit"), how: "pip" };
   }
   if (existsSync("/usr/bin/pre-commit")) return { bin: "/usr/bin/pre-commit", how: "debian" };
   return { skip: "pip reaches no package index and no pre-commit is installed (apt-get install pre-commit)" };
 }
 
-describe("the pre-commit hook, through the real pre-commit framework", () => {
+describe.concurrent("the pre-commit hook, through the real pre-commit framework", () => {
   // speky:speky-ts#TINSTALL-PRECOMMIT
   it(
     "blocks a commit with a dangling tag, with the message, and lets the fixed commit through",
-    (context) => {
+    async (context) => {
       const dir = tempDir("speky-ts-precommit-");
-      const found = preCommit(dir);
+      const found = await preCommit(dir);
       if ("skip" in found) return context.skip(found.skip);
-      console.log(`pre-commit from ${found.how}: ${ok(found.bin, ["--version"], dir).stdout.trim()}`);
+      console.log(`pre-commit from ${found.how}: ${(await ok(found.bin, ["--version"], dir)).stdout.trim()}`);
 
       const repo = path.join(dir, "repo");
       mkdirSync(repo);
@@ -148,18 +182,18 @@ describe("the pre-commit hook, through the real pre-commit framework", () => {
       writeFileSync(gitConfig, "[user]\n  name = Test\n  email = test@example.com\n[init]\n  defaultBranch = main\n");
       const env = cleanEnv({ PRE_COMMIT_HOME: path.join(dir, "cache"), GIT_CONFIG_GLOBAL: gitConfig, GIT_CONFIG_NOSYSTEM: "1" });
       const git = (...args: string[]) => run("git", args, repo, { env });
-      expect(git("init", "-q").status).toBe(0);
-      ok(found.bin, ["install"], repo, { env });
-      git("add", "-A");
+      expect((await git("init", "-q")).status).toBe(0);
+      await ok(found.bin, ["install"], repo, { env });
+      await git("add", "-A");
 
-      const blocked = git("commit", "-m", "dangling");
+      const blocked = await git("commit", "-m", "dangling");
       expect(blocked.status).toBe(1);
       expect(`${blocked.stdout}${blocked.stderr}`).toContain(DANGLING);
-      expect(git("rev-parse", "--verify", "-q", "HEAD").status).not.toBe(0);
+      expect((await git("rev-parse", "--verify", "-q", "HEAD")).status).not.toBe(0);
 
       writeFileSync(path.join(repo, "src/cart.py"), "# speky:shop#REQ-1\ndef add():\n    pass\n");
-      git("add", "-A");
-      const passed = git("commit", "-m", "fixed");
+      await git("add", "-A");
+      const passed = await git("commit", "-m", "fixed");
       expect(`${passed.stdout}${passed.stderr}`).toMatch(/speky check\.+Passed/);
       expect(passed.status).toBe(0);
       expect(readdirSync(path.join(dir, "cache")).length).toBeGreaterThan(0);

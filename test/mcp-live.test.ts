@@ -77,8 +77,11 @@ async function live(prepare?: (dir: string) => void, ...extra: string[]): Promis
   };
 }
 
-/** Calls `probe` until `done` accepts its answer; fails after `ms`. Returns the answer and the time it took. */
-async function poll<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms = 5000): Promise<{ value: T; ms: number }> {
+/**
+ * Calls `probe` until `done` accepts its answer: the state the server reaches, not a time. `ms`
+ * only bounds a failure (a reload that never comes), far above any reload's time.
+ */
+async function poll<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms = 30_000): Promise<{ value: T; ms: number }> {
   const started = performance.now();
   for (;;) {
     const value = await probe();
@@ -94,12 +97,12 @@ const status = (s: Session) => ok(s.client, "get_status") as Promise<{ loaded_at
 
 describe("watching", () => {
   // speky:speky-ts#TLIVE-WATCH
-  it("sees a requirement added to an existing YAML file within 2 s", async () => {
+  // speky:speky-ts#TINSTALL-DETERMINISTIC
+  it("sees a requirement added to an existing YAML file", async () => {
     const { session, append } = await live();
     expect(await ids(session)).toEqual(ORIGINAL_IDS);
     append("specs/requirements.yaml", "  - id: REQ-AUDIT\n    short: Audit log\n    long: Every login is logged.\n");
-    const seen = await poll(() => ids(session), (v) => v.requirements.includes("REQ-AUDIT"), 2000);
-    expect(seen.ms).toBeLessThan(2000);
+    const seen = await poll(() => ids(session), (v) => v.requirements.includes("REQ-AUDIT"));
     expect(seen.value).toEqual({ ...ORIGINAL_IDS, requirements: ["REQ-AUDIT", ...ORIGINAL_IDS.requirements] });
     expect(await ok(session.client, "get_requirement", { id: "REQ-AUDIT" })).toEqual({
       id: "REQ-AUDIT",

@@ -7,7 +7,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runScan } from "../src/cli/scan-command.js";
-import { cacheDir, lastCacheRun } from "../src/scan/cache.js";
+import { cacheDir, lastCacheRun, RACY_MS } from "../src/scan/cache.js";
 import { cacheWritten, scan, scanPaths } from "../src/scan/scan.js";
 import type { ScanResult } from "../src/scan/types.js";
 import { REPO } from "./scan-helpers.js";
@@ -56,8 +56,16 @@ function cacheFiles(): string[] {
   return existsSync(cache) ? readdirSync(cache).filter((f) => f.endsWith(".json")) : [];
 }
 
-/** Past the cache's racy window: a file written just before a scan is re-read by the next one. */
-const settle = () => new Promise((r) => setTimeout(r, 250));
+/**
+ * Until the clock is past every stamp of the tree by more than the cache's racy window (a file
+ * written just before a scan is re-read by the next one): the state the cache checks, not a guess.
+ */
+// speky:speky-ts#TINSTALL-DETERMINISTIC
+async function settle(): Promise<void> {
+  const stamps = [tree, ...listAll(tree).map((rel) => path.join(tree, rel))].map((p) => statSync(p));
+  const trustedFrom = Math.max(...stamps.map((st) => Math.max(st.mtimeMs, st.ctimeMs))) + RACY_MS + 1;
+  while (Date.now() <= trustedFrom) await new Promise((r) => setTimeout(r, trustedFrom + 1 - Date.now()));
+}
 
 beforeEach(async () => {
   const dir = mkdtempSync(path.join(base, "case-"));

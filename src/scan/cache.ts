@@ -25,7 +25,7 @@ export { cacheKey, CacheFile, MAX_CACHE_BYTES, readCacheFile, writeCacheFile } f
  * Kernel timestamps lag the clock by up to a tick (a few ms); file systems that store whole
  * seconds (FAT, some network ones) get the wide window.
  */
-const RACY_MS = 100;
+export const RACY_MS = 100;
 const RACY_COARSE_MS = 2000;
 
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
