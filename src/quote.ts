@@ -56,3 +56,12 @@ export function quote(value: string, max = QUOTE_MAX): string {
 export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
   return `${n.toLocaleString("en-US")} ${n === 1 ? singular : pluralForm}`;
 }
+
+/**
+ * The value as it is when it is short and has no control character (so that the contract's
+ * texts, e.g. `Requirement REQ-1 not found`, stay exact); else quoted and bounded.
+ */
+export function shown(value: string, max = QUOTE_MAX): string {
+  const q = quote(value, max);
+  return q === `'${value}'` ? value : q;
+}

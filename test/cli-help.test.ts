@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseArgs, UsageError } from "../src/cli/args.js";
 import { COMMANDS } from "../src/cli/commands.js";
 import { plural, quote } from "../src/quote.js";
+import { connect } from "./support/mcp.js";
 import { REPO, runSpeky, tempDir } from "./support/process.js";
 
 const runMcp = (args: string[]) => {
@@ -85,6 +86,37 @@ describe("messages quote input bounded and escaped", () => {
     expect(unknown.stderr).toBe(`speky: unknown command '${"X".repeat(100)}…' (100,000 characters)\nTry 'speky --help'.\n`);
     const option = runSpeky(["check", "x.yaml", "--format", "a\nerror: forged"]);
     expect(option.stderr.split("\n")[0]).toBe("speky: option '--format' must be one of text, json, github, not 'a\\nerror: forged'");
+  });
+
+  it("bounds the MCP error texts that echo an argument, and keeps the contract's texts for the rest", async () => {
+    const session = await connect();
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = await session.client.callTool({ name, arguments: args });
+        expect(result.isError).toBe(true);
+        const error = (result.structuredContent as { error: string }).error;
+        expect((result.content as { text: string }[])[0].text).toBe(JSON.stringify({ error }));
+        return error;
+      };
+      const huge = "X".repeat(1_000_000);
+      const bounded = `'${"X".repeat(100)}…' (1,000,000 characters)`;
+      expect(await call("get_requirement", { id: huge })).toBe(`Requirement ${bounded} not found`);
+      expect(await call("list_references_to", { id: huge })).toBe(`Requirement ${bounded} not found`);
+      expect(await call("search_requirements", { tag: huge })).toBe(`Tag ${bounded} not found`);
+      expect(await call("get_test", { id: "a\nb" })).toBe("Test 'a\\nb' not found");
+      expect(await call("get_requirement", { id: "NOPE" })).toBe("Requirement NOPE not found");
+      expect(await call("search_requirements", { tag: "nope" })).toBe("Tag 'nope' not found");
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("says 1 requirement, 1 file in the server's log and the check's summary", () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "one.yaml"), "kind: requirements\ncategory: c\nrequirements:\n  - id: R-1\n    short: s\n    long: l\n");
+    const r = spawnSync(process.execPath, [path.join(REPO, "bin/speky-mcp.js"), "one.yaml"], { cwd: dir, encoding: "utf8", input: "" });
+    expect(r.stderr).toContain("loaded 1 requirement and 0 tests in ");
+    expect(runSpeky(["check", "one.yaml"], dir).stdout).toBe("0 errors, 0 warnings in 1 file\n");
   });
 
   it("says 1 file, 2 files", () => {

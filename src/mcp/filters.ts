@@ -3,10 +3,11 @@
 import type { Model } from "../model/model.js";
 import type { Item, Requirement, Test } from "../spec/types.js";
 import { ToolError } from "./tool.js";
+import { quote, shown } from "../quote.js";
 
 export function requirementsMatching(model: Model, tag?: string, category?: string): readonly Requirement[] {
-  if (tag && !model.tags.has(tag)) throw new ToolError(`Tag '${tag}' not found`);
-  if (category && !model.requirementsByCategory.has(category)) throw new ToolError(`Category '${category}' not found`);
+  if (tag && !model.tags.has(tag)) throw new ToolError(`Tag ${quote(tag)} not found`);
+  if (category && !model.requirementsByCategory.has(category)) throw new ToolError(`Category ${quote(category)} not found`);
   if (tag) {
     const tagged = model.tags.get(tag)!;
     return category ? tagged.filter((r) => r.category === category) : tagged;
@@ -15,8 +16,8 @@ export function requirementsMatching(model: Model, tag?: string, category?: stri
 }
 
 export function testsMatching(model: Model, category?: string, testerOf?: string): readonly Test[] {
-  if (testerOf && !model.byId.has(testerOf)) throw new ToolError(`Requirement '${testerOf}' not found`);
-  if (category && !model.testsByCategory.has(category)) throw new ToolError(`Category '${category}' not found`);
+  if (testerOf && !model.byId.has(testerOf)) throw new ToolError(`Requirement ${quote(testerOf)} not found`);
+  if (category && !model.testsByCategory.has(category)) throw new ToolError(`Category ${quote(category)} not found`);
   if (testerOf) {
     const testers = model.testedBy.get(testerOf) ?? [];
     return category ? testers.filter((t) => t.category === category) : testers;
@@ -29,7 +30,7 @@ const KIND_LABEL = { requirement: "Requirement", test: "Test" } as const;
 /** The item of that kind, or the contract's "X not found" / "X is a test, not a requirement". */
 export function findItem<K extends Item["kind"]>(model: Model, id: string, kind: K): Extract<Item, { kind: K }> {
   const item = model.byId.get(id);
-  if (!item) throw new ToolError(`${KIND_LABEL[kind]} ${id} not found`);
-  if (item.kind !== kind) throw new ToolError(`${id} is a ${item.kind}, not a ${kind}`);
+  if (!item) throw new ToolError(`${KIND_LABEL[kind]} ${shown(id)} not found`);
+  if (item.kind !== kind) throw new ToolError(`${shown(id)} is a ${item.kind}, not a ${kind}`);
   return item as Extract<Item, { kind: K }>;
 }

@@ -115,7 +115,10 @@ async function load(invocation: Invocation, log: Logger): Promise<LiveModel | nu
   if (!live || hasErrors(diagnostics)) return null;
   const model = live.current;
   const ms = Math.round(performance.now() - started);
-  log.info(`loaded ${model.requirementIds.length} requirements and ${model.testIds.length} tests in ${ms} ms; serving on stdio, scanning the code sources`);
+  log.info(
+    `loaded ${plural(model.requirementIds.length, "requirement")} and ${plural(model.testIds.length, "test")} in ${ms} ms; ` +
+      "serving on stdio, scanning the code sources",
+  );
   live.once("scanned", (scanned) => {
     for (const d of scanned.scanDiagnostics) log.diagnostic(d);
     const total = Math.round(performance.now() - started);

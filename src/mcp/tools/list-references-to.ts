@@ -1,6 +1,7 @@
 import * as schema from "../schemas.js";
 import { sortedSummaries } from "../shapes.js";
 import { defineTool, ToolError } from "../tool.js";
+import { shown } from "../../quote.js";
 
 export const listReferencesToTool = defineTool({
   name: "list_references_to",
@@ -13,7 +14,7 @@ export const listReferencesToTool = defineTool({
   output: schema.requirementList,
   pages: ["requirements"],
   run: (model, { id }) => {
-    if (!model.byId.has(id)) throw new ToolError(`Requirement ${id} not found`);
+    if (!model.byId.has(id)) throw new ToolError(`Requirement ${shown(id)} not found`);
     return { requirements: sortedSummaries(model.referencedBy.get(id) ?? []) };
   },
 });

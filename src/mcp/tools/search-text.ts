@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { searchText, tokenize } from "../../model/search.js";
 import { defineTool, ToolError } from "../tool.js";
+import { quote } from "../../quote.js";
 
 export const searchTextTool = defineTool({
   name: "search_text",
@@ -29,7 +30,7 @@ export const searchTextTool = defineTool({
   pages: ["results"],
   defaultLimit: 20,
   run: (model, { query, kind }) => {
-    if (tokenize(query).length === 0) throw new ToolError(`Query '${query}' has no word to search for`);
+    if (tokenize(query).length === 0) throw new ToolError(`Query ${quote(query)} has no word to search for`);
     return { results: searchText(model, query, kind, Infinity) };
   },
 });

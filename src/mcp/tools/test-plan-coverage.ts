@@ -4,6 +4,7 @@ import type { Requirement } from "../../spec/types.js";
 import * as schema from "../schemas.js";
 import { byId, summary, type Summary } from "../shapes.js";
 import { defineTool, ToolError } from "../tool.js";
+import { quote } from "../../quote.js";
 
 /**
  * The requirements whose coverage is reported: each manifest's coverage_categories select among
@@ -16,7 +17,7 @@ export function coverageScope(model: Model, category?: string): readonly Require
   let candidates: readonly Requirement[] = model.specs.requirements;
   if (category !== undefined) {
     const inCategory = model.requirementsByCategory.get(category);
-    if (!inCategory) throw new ToolError(`Category '${category}' not found`);
+    if (!inCategory) throw new ToolError(`Category ${quote(category)} not found`);
     candidates = inCategory;
   }
   const covered = new Map<string, Set<string>>();
