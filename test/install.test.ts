@@ -67,7 +67,7 @@ async function ok(command: string, args: string[], cwd: string, options: RunOpti
   return r;
 }
 
-/** A small project using speky: a manifest where the README says, one requirement, one tag. */
+/** A small project that uses speky, with its manifest where the README puts it, one requirement, one tag. */
 function userProject(dir: string, tag: string): void {
   mkdirSync(path.join(dir, "specs"), { recursive: true });
   mkdirSync(path.join(dir, "src"), { recursive: true });
