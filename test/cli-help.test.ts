@@ -119,6 +119,18 @@ describe("messages quote input bounded and escaped", () => {
     expect(runSpeky(["check", "one.yaml"], dir).stdout).toBe("0 errors, 0 warnings in 1 file\n");
   });
 
+  it("bounds the spec loader's messages that quote file content", () => {
+    const dir = tempDir();
+    const key = "k".repeat(300_000);
+    writeFileSync(path.join(dir, "r.yaml"), `kind: requirements\ncategory: c\nrequirements:\n  - id: R-1\n    short: s\n    long: l\n    ${key}: v\n`);
+    writeFileSync(path.join(dir, "t.yaml"), `kind: ${"z".repeat(5000)}\n`);
+    const run = runSpeky(["check", "r.yaml", "t.yaml"], dir);
+    const bounded = (c: string, n: string) => `'${c.repeat(100)}…' (${n} characters)`;
+    expect(run.stdout).toContain(`r.yaml:7:5: warning: requirement 'R-1': unknown field ${bounded("k", "300,000")} (ignored)\n`);
+    expect(run.stdout).toContain(`t.yaml:1:7: error: unknown kind ${bounded("z", "5,000")} (expected `);
+    expect(run.stdout.length).toBeLessThan(2000);
+  });
+
   it("says 1 file, 2 files", () => {
     expect(plural(1, "file")).toBe("1 file");
     expect(plural(0, "file")).toBe("0 files");

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { stringify as tomlStringify } from "smol-toml";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify as yamlStringify } from "yaml";
-import { compareDiagnostics } from "../src/diagnostics.js";
+import { compareDiagnostics, type Diagnostic } from "../src/diagnostics.js";
 import { loadSpecs } from "../src/spec/load.js";
 import type { LoadResult } from "../src/spec/types.js";
 import { REPO, tempDir } from "./support/process.js";
@@ -69,10 +69,17 @@ function expectClean(result: LoadResult, label: string): void {
     expect(d.message.trim().length, where).toBeGreaterThan(0);
     expect(d.message, where).not.toMatch(/[\r\n\u2028\u2029]/);
   }
-  // Sorted and free of repeats, as documented.
-  for (let i = 1; i < result.diagnostics.length; i++) {
-    expect(compareDiagnostics(result.diagnostics[i - 1], result.diagnostics[i]), label).toBeLessThan(0);
+  // Sorted and free of repeats, as documented; a file that failed to load and caused errors
+  // elsewhere comes first, with the line counting them last in its group (src/spec/cause.ts).
+  const summary = (d: Diagnostic) => d.line === 0 && / which failed to load$/.test(d.message);
+  const causes = new Set(result.diagnostics.filter(summary).map((d) => d.file));
+  const lead = result.diagnostics.filter((d) => causes.has(d.file));
+  expect(result.diagnostics.slice(0, lead.length), label).toEqual(lead);
+  const groups = [...causes].map((file) => lead.filter((d) => d.file === file));
+  for (const group of [...groups.map((g) => g.slice(0, -1)), result.diagnostics.slice(lead.length)]) {
+    for (let i = 1; i < group.length; i++) expect(compareDiagnostics(group[i - 1], group[i]), label).toBeLessThan(0);
   }
+  for (const group of groups) expect(summary(group[group.length - 1]), label).toBe(true);
   const errors = result.diagnostics.filter((d) => d.severity === "error");
   if (result.specs === null) expect(errors.length, `${label}: no model, so some error`).toBeGreaterThan(0);
   else expect(errors, `${label}: a model, so no error`).toEqual([]);

@@ -237,7 +237,8 @@ describe("server fuzzing", () => {
       ],
       [
         JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "get_requirement", arguments: { id: big } } }),
-        (a) => expect(a).toMatchObject({ id: 4, result: { isError: true, structuredContent: { error: `Requirement ${big} not found` } } }),
+        // The error quotes the argument bounded (src/quote.ts), not whole.
+        (a) => expect(a).toMatchObject({ id: 4, result: { isError: true, structuredContent: { error: `Requirement '${"X".repeat(100)}…' (1,048,576 characters) not found` } } }),
       ],
       [
         JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "no_such_tool", arguments: {} } }),

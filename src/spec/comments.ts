@@ -4,6 +4,7 @@ import { parseCsv, type CsvField } from "./csv.js";
 import { COMMENT, COMMENT_REQUIRED, FILE_SPECS } from "./fields.js";
 import { describe, entryOf, isNull, type Pos, type SMap, type SNode } from "./node.js";
 import { dateProblem, readFields, truthOf, type Fields } from "./read-fields.js";
+import { quote } from "../quote.js";
 
 const COLUMNS = Object.keys(COMMENT.fields);
 
@@ -53,7 +54,7 @@ export function readCommentsCsv(text: string, ctx: FileContext): void {
     ctx.report.error(header[0], `missing required column '${column}' (the header names: ${names.join(", ")})`);
   }
   header.forEach((f) => {
-    if (!COLUMNS.includes(f.value)) ctx.report.warning(f, `unknown column '${f.value}' (ignored)`);
+    if (!COLUMNS.includes(f.value)) ctx.report.warning(f, `unknown column ${quote(f.value)} (ignored)`);
   });
   if (missing.length > 0) return;
   for (const row of body) readCsvRow(row, header, ctx);
@@ -79,7 +80,7 @@ function readCsvRow(row: CsvField[], header: CsvField[], ctx: FileContext): void
   if (isExternal === undefined) {
     ctx.report.warning(
       external,
-      `'external' should be true, false, 1 or 0, got '${external.value}'; read as false, as speky does`,
+      `'external' should be true, false, 1 or 0, got ${quote(external.value)}; read as false, as speky does`,
     );
     isExternal = false;
   }

@@ -6,6 +6,7 @@ import { FILE_SPECS, REQUIREMENT, STEP, TEST, type ObjectSpec } from "./fields.j
 import { describe, entryOf, stringValue, type SMap, type SNode } from "./node.js";
 import { readFields } from "./read-fields.js";
 import type { Requirement, Step, Test } from "./types.js";
+import { quote } from "../quote.js";
 
 /** IDs a code tag can name (speky:<project>#<ID>). */
 const TAGGABLE_ID = /^[A-Za-z0-9_-]+$/;
@@ -57,7 +58,7 @@ function readEntry(node: SNode, index: number, spec: ObjectSpec, ctx: FileContex
   }
   const idNode = entryOf(node, "id")?.value;
   const id = stringValue(idNode);
-  const label = id === undefined ? `${spec.name} #${index + 1}` : `${spec.name} '${id}'`;
+  const label = id === undefined ? `${spec.name} #${index + 1}` : `${spec.name} ${quote(id)}`;
   const fields = readFields(node, spec, label, ctx.report);
   if (id === undefined) return undefined;
   if (!TAGGABLE_ID.test(id)) {

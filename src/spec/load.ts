@@ -19,6 +19,7 @@ import type { LoadOptions, LoadResult, Manifest, Requirement, SpecSet, Test } fr
 import { causeFirst, orphanedIds, type FailedFile } from "./cause.js";
 import { checkCoverageCategories, validateReferences } from "./validate.js";
 import { readYaml } from "./yaml-source.js";
+import { quote } from "../quote.js";
 
 const KIND_LIST = `${KINDS.slice(0, -1).join(", ")} or ${KINDS[KINDS.length - 1]}`;
 
@@ -161,7 +162,7 @@ class Loader {
     if (clash) {
       report.error(
         entryOf(map, "name")!.value,
-        `project name '${plan.name}' is already used by ${clash.file} (names are matched case-insensitively)`,
+        `project name ${quote(plan.name!)} is already used by ${clash.file} (names are matched case-insensitively)`,
       );
     }
     this.manifests.push(manifest);
@@ -222,7 +223,7 @@ export function fileKind(root: SNode | null, report: FileReport): { kind: Kind; 
     return undefined;
   }
   if (!(KINDS as readonly string[]).includes(kind)) {
-    report.error(entry.value, `unknown kind '${kind}' (expected ${KIND_LIST})`);
+    report.error(entry.value, `unknown kind ${quote(kind)} (expected ${KIND_LIST})`);
     return undefined;
   }
   return { kind: kind as Kind, map: root };

@@ -6,6 +6,7 @@ import { FILE_SPECS, SOURCE_LINKS } from "./fields.js";
 import { entryOf, type Pos, type SMap, type SScalar, type SSeq } from "./node.js";
 import { readFields } from "./read-fields.js";
 import type { FileReport } from "./report.js";
+import { quote } from "../quote.js";
 
 /** A string from a list (a glob, a category), and where it was written. */
 export interface Written extends Pos {
@@ -34,7 +35,7 @@ export async function readManifest(root: SMap, absFile: string, report: FileRepo
   if (name !== null && !TAGGABLE_NAME.test(name)) {
     report.warning(
       entryOf(root, "name")!.value,
-      `project name '${name}' cannot be named in a code tag (tags accept letters, digits, '_', '.' and '-')`,
+      `project name ${quote(name)} cannot be named in a code tag (tags accept letters, digits, '_', '.' and '-')`,
     );
   }
   const plan: ManifestPlan = {
@@ -62,12 +63,12 @@ async function rootDirectory(map: SMap, absFile: string, written: string | undef
   // The root itself may be a link: what counts is where it leads (checked before any stat of it).
   const real = await fs.promises.realpath(dir).catch(() => dir);
   if (!allowed(boundary, real) || isVirtual(real)) {
-    report.error(at, `root directory '${written}' is outside ${BOUNDARY_WORDS} (${ALLOW_HINT})`);
+    report.error(at, `root directory ${quote(written ?? ".")} is outside ${BOUNDARY_WORDS} (${ALLOW_HINT})`);
     return null;
   }
   const stat = await fs.promises.stat(dir).catch(() => undefined);
   if (stat?.isDirectory()) return dir;
-  report.error(at, `root directory '${written}' not found`);
+  report.error(at, `root directory ${quote(written ?? ".")} not found`);
   return null;
 }
 

@@ -4,6 +4,7 @@
 import { DATE_PATTERN, type FieldSpec, type ObjectSpec } from "./fields.js";
 import { describe, entryOf, isNull, quoteHint, type SMap, type SNode, type SScalar } from "./node.js";
 import type { FileReport } from "./report.js";
+import { quote } from "../quote.js";
 
 /** Field values by name; absent, null-valued and invalid fields are left out. */
 export type Fields = Record<string, unknown>;
@@ -28,7 +29,7 @@ export function readFields(map: SMap, spec: ObjectSpec, label: string, report: F
   if (known < map.entries.length) {
     for (const entry of map.entries) {
       if (!Object.hasOwn(spec.fields, entry.key)) {
-        report.warning(entry, `${label}: unknown field '${entry.key}' (ignored)`);
+        report.warning(entry, `${label}: unknown field ${quote(entry.key)} (ignored)`);
       }
     }
   }
@@ -98,7 +99,7 @@ function readProperties(node: SNode, label: string, name: string, report: FileRe
   for (const { key, value: v } of node.entries) {
     if (v.type === "scalar" && (v.tag === "str" || v.tag === "int")) properties[key] = v.value as string | number;
     else {
-      wrong(report, v, `${label}: property '${key}'`, "a string or an integer");
+      wrong(report, v, `${label}: property ${quote(key)}`, "a string or an integer");
       valid = false;
     }
   }
@@ -136,12 +137,12 @@ const DATE = new RegExp(DATE_PATTERN);
  */
 export function dateProblem(text: string): string | null {
   const m = DATE.exec(text);
-  if (!m) return `must be a date written dd/mm/yyyy, got '${text}'`;
+  if (!m) return `must be a date written dd/mm/yyyy, got ${quote(text)}`;
   const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (year < 1) return `'${text}' is not a date: there is no year 0`;
-  if (month < 1 || month > 12) return `'${text}' is not a date: there is no month ${month}`;
+  if (year < 1) return `${quote(text)} is not a date: there is no year 0`;
+  if (month < 1 || month > 12) return `${quote(text)} is not a date: there is no month ${month}`;
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  if (day < 1 || day > days) return `'${text}' is not a date: month ${month} of ${year} has ${days} days`;
+  if (day < 1 || day > days) return `${quote(text)} is not a date: month ${month} of ${year} has ${days} days`;
   return null;
 }

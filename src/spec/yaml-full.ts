@@ -21,6 +21,7 @@ import { scalar, type Pos, type SEntry, type SMap, type SNode } from "./node.js"
 import type { FileReport } from "./report.js";
 import { pyBlockScalar } from "./yaml-block.js";
 import { explicitFloat, plainScalar, tagName, unconstructibleTag, YAML_OPTIONS } from "./yaml-scalars.js";
+import { quote } from "../quote.js";
 
 /**
  * Alias uses allowed in one file, weighted by how many aliases each aliased node holds itself
@@ -313,7 +314,7 @@ class AstConverter {
       const first = ownIndex.get(key);
       if (first === undefined) ownIndex.set(key, own.push(entry) - 1);
       else {
-        this.report.warning(keyAt, `duplicate key '${key}' (the last one wins)`);
+        this.report.warning(keyAt, `duplicate key ${quote(key)} (the last one wins)`);
         own[first] = entry;
       }
     }
@@ -351,7 +352,7 @@ class AstConverter {
     if (node.type === "PLAIN" && !node.tag) {
       const unconstructible = unconstructibleTag(String(node.source));
       if (unconstructible) {
-        throw new LocatedError(at, `YAML: could not determine a constructor for the tag '${unconstructible}' (quote it)`);
+        throw new LocatedError(at, `YAML: could not determine a constructor for the tag ${quote(unconstructible)} (quote it)`);
       }
       // Typed by PyYAML's rules, not the `yaml` package's (see yaml-scalars.ts).
       return plainScalar(String(node.source), at.line, at.column);
