@@ -4,10 +4,21 @@
 // repository), not the working tree. Slow by nature (real npm installs): each step is bounded,
 // and the three paths run concurrently.
 import { spawn, type SpawnOptions } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { REPO, tempDir } from "./support/process.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO, tempDir as makeTempDir } from "./support/process.js";
+
+// Each path installs a few hundred MB: removed once the suite is done.
+const made: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = makeTempDir(prefix);
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 const STEP_MS = 8 * 60_000;
 const TEST_MS = 12 * 60_000;
