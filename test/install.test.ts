@@ -24,7 +24,6 @@ afterAll(async () => {
   await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
 }, STEP_MS);
 
-
 /** The environment without what an outer `npm test` exports (npm_config_*, npm_lifecycle_*...). */
 function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -122,7 +121,7 @@ beforeAll(async () => {
   clone = path.join(tempDir("speky-ts-clone-"), "speky-ts");
   await ok("git", ["clone", "-q", REPO, clone], REPO);
   sha = (await ok("git", ["rev-parse", "HEAD"], clone)).stdout.trim();
-});
+}, STEP_MS);
 
 describe.concurrent("installing speky-ts", () => {
   // speky:speky-ts#TINSTALL-TARBALL
