@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../src/bench/chromium.js";
+import { generateLargeSpec } from "../src/spec/generate.js";
 import { runSpeky, tempDir } from "./support/process.js";
 import { reportFixture } from "./support/report.js";
 
@@ -217,6 +218,34 @@ describe("speky report in Chromium", () => {
       noNetwork(x);
       await x.page.close();
     }
+  });
+
+  it("shows the first 50 of a large table, finds any requirement by search, and shows more on demand", async () => {
+    const dir = tempDir();
+    const manifest = await generateLargeSpec(dir, { requirements: 260, tests: 20 });
+    expect(runSpeky(["report", manifest, "--out", path.join(dir, "out")], dir).status).toBe(0);
+    const w = await open(pathToFileURL(path.join(dir, "out/index.html")).href);
+    const { page } = w;
+    const ids = await visibleRowIds(page);
+    expect(ids).toHaveLength(50);
+    expect(ids[49]).toBe("REQ-00049");
+    expect(await page.locator("#status").textContent()).toBe("260 requirements, the first 50 shown");
+    await page.getByLabel("Search").fill("number 259");
+    expect(await visibleRowIds(page)).toEqual(["REQ-00259"]);
+    expect(await page.locator("#requirements-table tbody tr").first().locator("td").allInnerTexts()).toEqual([
+      "REQ-00259", "Requirement number 259", "functional", "area:net priority-1", "No test plan", "0", "0",
+    ]);
+    await page.getByRole("link", { name: "REQ-00259" }).click();
+    await page.waitForURL(/requirements\/0003\.html#REQ-00259$/);
+    expect(await page.locator("article:target h2 .id").textContent()).toBe("REQ-00259");
+    await page.goBack();
+    await page.getByLabel("Search").fill("requirement");
+    await page.getByRole("button", { name: "Show all 260" }).click();
+    expect(await visibleRowIds(page)).toHaveLength(260);
+    expect(await page.locator("#show-more").isHidden()).toBe(true);
+    expect(w.errors).toEqual([]);
+    noNetwork(w);
+    await page.close();
   });
 
   it("shows a hostile specification as text: no script runs, no request leaves", async () => {

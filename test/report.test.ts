@@ -11,7 +11,7 @@ import { reportFixture } from "./support/report.js";
 
 const OUR_ELEMENTS = new Set(
   ("html head meta title link script body a header nav ul ol li main footer p h1 h2 h3 h4 span section dl dt dd table caption thead " +
-    "tbody tfoot tr th td div code pre blockquote time form label input select option button svg rect strong article").split(" "),
+    "tbody tfoot tr th td div code pre blockquote time form label input select option button svg rect strong article colgroup col").split(" "),
 );
 
 const EPOCH = { SOURCE_DATE_EPOCH: "1767225600" }; // 2026-01-01T00:00:00Z

@@ -62,6 +62,10 @@ caption { text-align: left; color: var(--muted); padding: 0.25rem 0; }
 th, td { text-align: left; vertical-align: top; padding: 0.35rem 0.5rem; border-bottom: 1px solid var(--line); }
 thead th { background: var(--head); position: sticky; top: 0; }
 tbody tr:nth-child(even) { background: var(--row); }
+/* A fixed layout: showing other rows never re-measures the whole table. */
+table.requirements { table-layout: fixed; min-width: 52rem; }
+col.c-id { width: 11rem; } col.c-category { width: 9rem; } col.c-tags { width: 11rem; } col.c-coverage { width: 9.5rem; } col.c-num { width: 4.5rem; }
+table.requirements td { overflow-wrap: anywhere; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 th button { all: inherit; cursor: pointer; padding: 0; border: 0; background: none; }
 th button:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
@@ -108,6 +112,10 @@ tr.warning td:first-child { color: var(--manual); font-weight: 600; }
   h1 { font-size: 1.35rem; }
   .facts { grid-template-columns: 1fr; }
   .facts dd { margin-bottom: 0.5rem; }
+  table.requirements { min-width: 0; table-layout: auto; }
+  table.requirements td { overflow-wrap: break-word; }
+  table.requirements .id { overflow-wrap: break-word; }
+  table.requirements col { width: auto; }
   table.requirements th:nth-child(3), table.requirements td:nth-child(3),
   table.requirements th:nth-child(4), table.requirements td:nth-child(4),
   table.requirements th:nth-child(7), table.requirements td:nth-child(7) { display: none; }
