@@ -239,6 +239,12 @@ describe("speky report in Chromium", () => {
     await page.waitForURL(/requirements\/0003\.html#REQ-00259$/);
     expect(await page.locator("article:target h2 .id").textContent()).toBe("REQ-00259");
     await page.goBack();
+    // Typed key by key (each keystroke narrows the last hits), then widened with Backspace.
+    await page.getByLabel("Search").fill("");
+    await page.getByLabel("Search").pressSequentially("req-0025");
+    expect(await visibleRowIds(page)).toEqual(Array.from({ length: 10 }, (_, i) => `REQ-0025${i}`));
+    await page.getByLabel("Search").press("Backspace");
+    expect(await page.locator("#status").textContent()).toBe("60 of 260 requirements match, the first 50 shown");
     await page.getByLabel("Search").fill("requirement");
     await page.getByRole("button", { name: "Show all 260" }).click();
     expect(await visibleRowIds(page)).toHaveLength(260);

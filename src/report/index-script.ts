@@ -31,6 +31,7 @@ export const INDEX_SCRIPT = `"use strict";
   var order = [];
   for (var k = 0; k < n; k++) order.push(k);
   var shownMax = LIMIT;
+  var sortKey = "id+";
   var fmt = function (x) { return x.toLocaleString("en-US"); };
 
   function cell(tr, className) {
@@ -80,19 +81,26 @@ export const INDEX_SCRIPT = `"use strict";
     code: function (i) { return data.rows[i][6]; }
   };
 
+  // Typing on at the end of the query only narrows: the next keystroke searches the last hits.
+  var last = { key: null, query: null, hits: null };
+
   function update() {
-    var terms = q.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    var query = q.value.toLowerCase();
+    var terms = query.split(/\\s+/).filter(Boolean);
     var category = fCategory.value, tag = fTag.value;
     var bucket = fCoverage.value === "" ? -1 : data.buckets.indexOf(fCoverage.value);
+    var key = category + "\\u0000" + tag + "\\u0000" + bucket + "\\u0000" + sortKey;
+    var pool = last.key === key && last.hits && query.indexOf(last.query) === 0 ? last.hits : order;
     var hits = [];
-    outer: for (var j = 0; j < n; j++) {
-      var i = order[j], r = data.rows[i];
+    outer: for (var j = 0; j < pool.length; j++) {
+      var i = pool[j], r = data.rows[i];
       if (category !== "" && r[2] !== category) continue;
       if (bucket >= 0 && r[4] !== bucket) continue;
       if (tag !== "" && r[3].indexOf(tag) < 0) continue;
       for (var t = 0; t < terms.length; t++) if (haystack[i].indexOf(terms[t]) < 0) continue outer;
       hits.push(i);
     }
+    last = { key: key, query: query, hits: hits };
     var shown = Math.min(hits.length, shownMax);
     var fragment = document.createDocumentFragment();
     for (var s = 0; s < shown; s++) fragment.appendChild(row(hits[s]));
@@ -119,6 +127,7 @@ export const INDEX_SCRIPT = `"use strict";
       var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
       Array.prototype.forEach.call(headers, function (h) { h.removeAttribute("aria-sort"); });
       th.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
+      sortKey = key + (dir === 1 ? "+" : "-");
       var f = KEYS[key];
       var values = new Array(n);
       for (var i = 0; i < n; i++) values[i] = f(i);
