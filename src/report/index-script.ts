@@ -32,6 +32,7 @@ export const INDEX_SCRIPT = `"use strict";
   for (var k = 0; k < n; k++) order.push(k);
   var shownMax = LIMIT;
   var sortKey = "id+";
+  var displayed = [];
   var fmt = function (x) { return x.toLocaleString("en-US"); };
 
   function cell(tr, className) {
@@ -102,9 +103,15 @@ export const INDEX_SCRIPT = `"use strict";
     }
     last = { key: key, query: query, hits: hits };
     var shown = Math.min(hits.length, shownMax);
-    var fragment = document.createDocumentFragment();
-    for (var s = 0; s < shown; s++) fragment.appendChild(row(hits[s]));
-    tbody.replaceChildren(fragment);
+    // The same rows as shown (a keystroke that changes no match among them): no DOM change.
+    var same = displayed.length === shown;
+    for (var d = 0; same && d < shown; d++) same = displayed[d] === hits[d];
+    if (!same) {
+      var fragment = document.createDocumentFragment();
+      for (var s = 0; s < shown; s++) fragment.appendChild(row(hits[s]));
+      tbody.replaceChildren(fragment);
+      displayed = hits.slice(0, shown);
+    }
     var text = hits.length === n ? fmt(n) + (n === 1 ? " requirement" : " requirements")
       : fmt(hits.length) + " of " + fmt(n) + " requirements match";
     if (shown < hits.length) text += ", the first " + fmt(shown) + " shown";
