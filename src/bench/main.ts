@@ -262,11 +262,18 @@ function reportRows(r: ReportFigures): Row[] {
   return [
     {
       goal: "speky report, 10k req + 20k tests",
-      measured: `${fmtMs(r.wallMs)} (${r.cpuMs === null ? "?" : fmtMs(r.cpuMs)} CPU)`,
+      measured: `${fmtMs(r.wallMs)} wall (load ${os.loadavg()[0].toFixed(1)})`,
       target: `< ${fmtMs(REPORT_GOALS.generateMs)}`,
       met: r.wallMs < REPORT_GOALS.generateMs,
     },
-    { goal: "report search, slowest keystroke", measured: fmtMs(worst), target: `< ${REPORT_GOALS.keystrokeMs} ms`, met: worst < REPORT_GOALS.keystrokeMs },
+    {
+      // What the run costs, whatever else the shared machine runs: the load-independent figure.
+      goal: "  the same, CPU (user + system)",
+      measured: r.cpuMs === null ? "? (no /usr/bin/time)" : fmtMs(r.cpuMs),
+      target: `< ${fmtMs(REPORT_GOALS.generateMs)}`,
+      met: r.cpuMs === null ? null : r.cpuMs < REPORT_GOALS.generateMs,
+    },
+    { goal: "report search, slowest keystroke", measured: `${fmtMs(worst)} (best of 3 each)`, target: `< ${REPORT_GOALS.keystrokeMs} ms`, met: worst < REPORT_GOALS.keystrokeMs },
   ];
 }
 

@@ -45,6 +45,7 @@ function timedReport(bin: string, manifest: string, out: string) {
 
 /** Types `query` one character at a time, then deletes it; each step timed in the page. */
 const TYPING = ["requirement 4217", "case 99", "area:net priority-2"];
+const ROUNDS = 3;
 
 export async function benchReport(bin: string, log: (line: string) => void): Promise<ReportFigures> {
   const dir = mkdtempSync(path.join(tmpdir(), "speky-bench-report-"));
@@ -62,35 +63,45 @@ export async function benchReport(bin: string, log: (line: string) => void): Pro
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(e.message));
-      const t0 = performance.now();
-      await page.goto(pathToFileURL(path.join(out, "index.html")).href);
-      await page.waitForFunction(() => !(document.getElementById("filters") as HTMLFormElement).hidden);
-      const loadMs = performance.now() - t0;
-      log(`   index.html in Chromium: ${Math.round(loadMs)} ms to load and start its script`);
-      const keystrokes: ReportFigures["keystrokes"] = [];
-      for (const query of TYPING) {
-        const steps = [...Array.from({ length: query.length }, (_, i) => query.slice(0, i + 1)), ...Array.from({ length: query.length }, (_, i) => query.slice(0, query.length - 1 - i))];
-        const times = await page.evaluate(async (values) => {
-          const q = document.getElementById("q") as HTMLInputElement;
-          const tbody = (document.getElementById("requirements-table") as HTMLTableElement).tBodies[0];
-          const result: { query: string; ms: number; rows: number }[] = [];
-          for (const value of values) {
-            const start = performance.now();
-            q.value = value;
-            q.dispatchEvent(new Event("input", { bubbles: true }));
-            // The frame after the change: style, layout and paint of the new rows included.
-            await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-            result.push({ query: value, ms: performance.now() - start, rows: tbody.rows.length });
-          }
-          return result;
-        }, steps);
-        keystrokes.push(...times);
+      const steps = TYPING.flatMap((query) => [
+        ...Array.from({ length: query.length }, (_, i) => query.slice(0, i + 1)),
+        ...Array.from({ length: query.length }, (_, i) => query.slice(0, query.length - 1 - i)),
+      ]);
+      // Like the other timings of the bench, each keystroke's figure is the best of ROUNDS
+      // (the machine is shared); every round starts from a freshly loaded page.
+      const rounds: ReportFigures["keystrokes"][] = [];
+      let loadMs = Infinity;
+      for (let round = 0; round < ROUNDS; round++) {
+        const t0 = performance.now();
+        await page.goto(pathToFileURL(path.join(out, "index.html")).href);
+        await page.waitForFunction(() => !(document.getElementById("filters") as HTMLFormElement).hidden);
+        loadMs = Math.min(loadMs, performance.now() - t0);
+        rounds.push(
+          await page.evaluate(async (values) => {
+            const q = document.getElementById("q") as HTMLInputElement;
+            const tbody = (document.getElementById("requirements-table") as HTMLTableElement).tBodies[0];
+            const result: { query: string; ms: number; rows: number }[] = [];
+            for (const value of values) {
+              const start = performance.now();
+              q.value = value;
+              q.dispatchEvent(new Event("input", { bubbles: true }));
+              // The frame after the change: style, layout and paint of the new rows included.
+              await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+              result.push({ query: value, ms: performance.now() - start, rows: tbody.rows.length });
+            }
+            return result;
+          }, steps),
+        );
       }
+      log(`   index.html in Chromium: ${Math.round(loadMs)} ms to load and start its script (best of ${ROUNDS})`);
+      const keystrokes = steps.map((query, i) => ({ ...rounds[0][i], ms: Math.min(...rounds.map((r) => r[i].ms)) }));
       const sorted = keystrokes.map((k) => k.ms).sort((a, b) => a - b);
       const worst = keystrokes.reduce((a, b) => (b.ms > a.ms ? b : a));
       const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].toFixed(0);
-      log(`   search, ${keystrokes.length} keystrokes (typed and deleted: ${TYPING.map((t) => `"${t}"`).join(", ")}): ` +
-        `median ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${worst.ms.toFixed(0)} ms (at "${worst.query}", ${worst.rows} rows shown); load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`);
+      const single = rounds.flat().map((k) => k.ms);
+      log(`   search, ${keystrokes.length} keystrokes (typed and deleted: ${TYPING.map((t) => `"${t}"`).join(", ")}), best of ${ROUNDS} each: ` +
+        `median ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${worst.ms.toFixed(0)} ms (at "${worst.query}", ${worst.rows} rows shown)`);
+      log(`   (single runs: max ${Math.max(...single).toFixed(0)} ms; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores)`);
       const t1 = performance.now();
       await page.goto(pathToFileURL(path.join(out, "requirements/0043.html")).href + "#REQ-04217");
       const itemViewMs = performance.now() - t1;
