@@ -1,7 +1,7 @@
 // The persistent scan cache: same answers as a fresh scan whatever happened to the files or to
 // the cache file, never a file written in the scanned tree.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, watch, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -217,10 +217,17 @@ describe("scan cache", () => {
         proc.stdout.once("data", () => resolve());
         proc.once("exit", (code) => reject(new Error(`writer exited early (${code}): ${stderr}`)));
       });
-      // Somewhere in the following scans and writes.
-      await new Promise((r) => setTimeout(r, 20 + Math.floor(Math.random() * 300)));
+      // At an event, not a clock: the kill is sent as soon as the writer opens its next
+      // temporary file, so it lands inside that write or just after it.
       const exited = new Promise((r) => proc.once("exit", r));
-      proc.kill("SIGKILL");
+      await new Promise<void>((resolve) => {
+        const watcher = watch(cache, (_event, name) => {
+          if (!name?.endsWith(".tmp")) return;
+          watcher.close();
+          proc.kill("SIGKILL");
+          resolve();
+        });
+      });
       await exited;
       churn(0);
       for (const name of cacheFiles()) {
