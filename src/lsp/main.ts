@@ -1,10 +1,8 @@
 // `speky lsp`: the language server over stdio. `--stdio` is what VS Code's client passes;
 // stdio is the only transport, so it is accepted and ignored.
 import path from "node:path";
-import { createConnection, StreamMessageReader, StreamMessageWriter } from "vscode-languageserver/node";
 import { flag } from "../cli/args.js";
 import type { Command } from "../cli/command.js";
-import { startServer } from "./server.js";
 
 // speky:speky-ts#LSP-SERVER
 export const lspCommand: Command = {
@@ -22,6 +20,10 @@ code scanned after initialize, in the background; the files are then watched.`,
   ],
   async run(args, context) {
     const manifests = args.positionals.map((p) => path.resolve(context.cwd, p));
+    // Loaded here, not at the top: every `speky` command imports this registry entry, and the
+    // language server's modules would cost `scan` and `check` their start-up time.
+    const { createConnection, StreamMessageReader, StreamMessageWriter } = await import("vscode-languageserver/node");
+    const { startServer } = await import("./server.js");
     const connection = createConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
     startServer(connection, { manifests, watch: !flag(args, "no-watch") });
     // The library ends the process on the `exit` notification; a closed stdin ends it too.
