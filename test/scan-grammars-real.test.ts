@@ -3,15 +3,14 @@
 // library, /usr/include, node_modules, pyenv's bats suites, the JDK's sources) plus the small
 // files of fixtures/grammars/. Any runtime error from a grammar fails. A grammar that fails
 // or runs past the parse bound costs a file its symbols, never its tags.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { Parser } from "web-tree-sitter";
 import { afterEach, describe, expect, it } from "vitest";
 import { scanFileBuffer, unparsedMessage } from "../src/scan/file.js";
 import { languageForPath, languageTable, packageDir } from "../src/scan/languages.js";
 import { GrammarFailure, loadLanguage, loadWasm, ParseBoundExceeded, parseBounded, type LoadedLanguage } from "../src/scan/runtime.js";
+import { childPaths, jdkSources } from "../src/bench/machine-sources.js";
 import { REPO } from "./scan-helpers.js";
 
 const WRITTEN = path.join(REPO, "fixtures/grammars");
@@ -21,34 +20,13 @@ const HOME = process.env.HOME ?? "/root";
 
 /** Where this machine keeps real code, and what marks a file that reaches the external scanner. */
 const MACHINE: { root: string; content: RegExp }[] = [
-  ...dirs("/usr/lib", /^python3\.\d+$/).map((root) => ({ root, content: /f"[^"\n]*\{|"""|\\\n|^\s+match\b/m })),
+  ...childPaths("/usr/lib", /^python3\.\d+$/).map((root) => ({ root, content: /f"[^"\n]*\{|"""|\\\n|^\s+match\b/m })),
   { root: "/usr/include", content: /^\s*#\s*(if|define)\b[^\n]*\\$/m },
   { root: path.join(REPO, "node_modules"), content: /`[^`\n]*\$\{|<\/[A-Za-z]+>|\/\*/ },
   { root: path.join(HOME, ".pyenv"), content: /<<-?\s*['"]?[A-Z_]+|\[\[ |\bcase\b/ },
-  ...dirs(path.join(HOME, ".rustup/toolchains"), /./).map((t) => ({ root: path.join(t, "lib/rustlib/src/rust/library/core/src"), content: /r#+"|\/\*/ })),
-  ...jdkSources().map((root) => ({ root, content: /"""|\/\*\*/ })),
+  ...childPaths(path.join(HOME, ".rustup/toolchains"), /./).map((t) => ({ root: path.join(t, "lib/rustlib/src/rust/library/core/src"), content: /r#+"|\/\*/ })),
+  ...jdkSources("java.base/java/util", "speky-test-jdk-src").map((root) => ({ root, content: /"""|\/\*\*/ })),
 ];
-
-function dirs(parent: string, pattern: RegExp): string[] {
-  try {
-    return readdirSync(parent).filter((n) => pattern.test(n)).map((n) => path.join(parent, n));
-  } catch {
-    return [];
-  }
-}
-
-/** java.base of the JDK's src.zip, unpacked under the temp dir (the first time only). */
-function jdkSources(): string[] {
-  const zip = dirs("/usr/lib/jvm", /./).flatMap((d) => [path.join(d, "lib/src.zip"), path.join(d, "src.zip")]).find(existsSync);
-  if (!zip) return [];
-  const out = path.join(tmpdir(), "speky-test-jdk-src");
-  const util = path.join(out, "java.base/java/util");
-  if (!existsSync(util)) {
-    mkdirSync(out, { recursive: true });
-    spawnSync("unzip", ["-q", "-o", zip, "java.base/java/util/*", "-d", out], { stdio: "ignore" });
-  }
-  return existsSync(util) ? [util] : [];
-}
 
 /** Source files under `root` by language, symbolic links not followed, in sorted order. */
 function filesByLanguage(root: string): Map<string, string[]> {

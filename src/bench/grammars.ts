@@ -9,7 +9,7 @@
 // --json FILE (the rows as JSON).
 // speky:speky-ts#GRAM-BENCH
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,7 @@ import { Parser } from "web-tree-sitter";
 import { MAX_PARSE_BYTES } from "../scan/file.js";
 import { languageForPath, languageTable, wasmPath } from "../scan/languages.js";
 import { loadWasm, parseBoundMs } from "../scan/runtime.js";
+import { childPaths, jdkSources } from "./machine-sources.js";
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -47,38 +48,17 @@ function parseArgs(argv: string[]): Options {
   return options;
 }
 
-function glob(dir: string, pattern: RegExp): string[] {
-  try {
-    return readdirSync(dir).filter((n) => pattern.test(n)).map((n) => path.join(dir, n));
-  } catch {
-    return [];
-  }
-}
-
-/** The JDK's java.base sources, unpacked once under the temp dir (needs `unzip`). */
-function jdkSources(): string[] {
-  const zip = [...glob("/usr/lib/jvm", /./).map((d) => path.join(d, "lib/src.zip")), ...glob("/usr/lib/jvm", /./).map((d) => path.join(d, "src.zip"))].find(existsSync);
-  if (!zip) return [];
-  const out = path.join(tmpdir(), "speky-bench-jdk-src");
-  if (!existsSync(path.join(out, "java.base"))) {
-    mkdirSync(out, { recursive: true });
-    const r = spawnSync("unzip", ["-q", "-o", zip, "java.base/*", "-d", out], { stdio: "ignore" });
-    if (r.status !== 0) return [];
-  }
-  return [path.join(out, "java.base")];
-}
-
 /** Folders of real code the machine has. */
 export function machineFolders(): string[] {
   const home = process.env.HOME ?? "/root";
   const folders = [
-    ...glob("/usr/lib", /^python3\.\d+$/),
+    ...childPaths("/usr/lib", /^python3\.\d+$/),
     "/usr/include",
     path.join(PACKAGE_ROOT, "node_modules"),
     path.join(home, ".pyenv"),
     "/usr/lib/google-cloud-sdk",
-    ...jdkSources(),
-    ...glob(path.join(home, ".rustup/toolchains"), /./).map((t) => path.join(t, "lib/rustlib/src/rust/library")),
+    ...jdkSources("java.base", "speky-bench-jdk-src"),
+    ...childPaths(path.join(home, ".rustup/toolchains"), /./).map((t) => path.join(t, "lib/rustlib/src/rust/library")),
   ];
   return folders.filter(existsSync);
 }
