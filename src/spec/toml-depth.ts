@@ -4,6 +4,7 @@
 // one linear, iterative scan: it counts the parts of each table header and key plus the arrays
 // and inline tables open around a value, and stops at the first place the sum passes the
 // bound. On text it does not understand it stops quietly: syntax errors are smol-toml's to report.
+import { blankEnd, stringEnd } from "./toml-lex.js";
 
 /** Nesting levels one value may sit under: headers, dotted keys, arrays and inline tables together. */
 export const MAX_TOML_DEPTH = 100;
@@ -128,33 +129,12 @@ class DepthScan {
   }
 
   private string(): void {
-    const t = this.t;
-    const q = t[this.i];
-    const triple = t.startsWith(q.repeat(3), this.i);
-    this.i += triple ? 3 : 1;
-    for (;;) {
-      if (this.i >= t.length) throw new Stop();
-      const c = t[this.i];
-      if (q === '"' && c === "\\") {
-        this.i += 2;
-        continue;
-      }
-      if (!triple && (c === "\n" || c === "\r")) throw new Stop();
-      if (triple ? t.startsWith(q.repeat(3), this.i) : c === q) break;
-      this.i++;
-    }
-    this.i += triple ? 3 : 1;
-    for (let extra = 0; triple && extra < 2 && t[this.i] === q; extra++) this.i++;
+    const end = stringEnd(this.t, this.i);
+    if (end < 0) throw new Stop();
+    this.i = end;
   }
 
   private blank(newlines: boolean): void {
-    const t = this.t;
-    for (;;) {
-      const c = t[this.i];
-      if (c === " " || c === "\t" || (newlines && (c === "\n" || c === "\r"))) this.i++;
-      else if (c === "#") {
-        while (this.i < t.length && t[this.i] !== "\n") this.i++;
-      } else return;
-    }
+    this.i = blankEnd(this.t, this.i, newlines);
   }
 }

@@ -2,6 +2,8 @@
 // accepted and records where each value (and its key) starts, by path, so that messages about
 // a TOML file can cite line and column too. Being for valid input only, it stays small; on
 // anything it does not expect it stops, and lookups fall back to the nearest located parent.
+import { blankEnd, stringEnd } from "./toml-lex.js";
+
 
 /** Offsets of a value and of its key (the table header, for a table). */
 export interface TomlSpot {
@@ -153,33 +155,13 @@ class Walker {
 
   /** Skips any string literal starting at this.i. */
   private string(): void {
-    const t = this.text;
-    const q = t[this.i];
-    const triple = t.startsWith(q.repeat(3), this.i);
-    this.i += triple ? 3 : 1;
-    for (;;) {
-      if (this.i >= t.length) throw new Stop();
-      if (q === '"' && t[this.i] === "\\") {
-        this.i += 2;
-        continue;
-      }
-      if (triple ? t.startsWith(q.repeat(3), this.i) : t[this.i] === q) break;
-      this.i++;
-    }
-    this.i += triple ? 3 : 1;
-    // A multi-line string may end with up to two quotes of its own before its delimiter.
-    for (let extra = 0; triple && extra < 2 && t[this.i] === q; extra++) this.i++;
+    const end = stringEnd(this.text, this.i);
+    if (end < 0) throw new Stop();
+    this.i = end;
   }
 
   private skipBlank(newlines: boolean): void {
-    const t = this.text;
-    for (;;) {
-      const c = t[this.i];
-      if (c === " " || c === "\t" || (newlines && (c === "\n" || c === "\r"))) this.i++;
-      else if (c === "#") {
-        while (this.i < t.length && t[this.i] !== "\n") this.i++;
-      } else return;
-    }
+    this.i = blankEnd(this.text, this.i, newlines);
   }
 
   private expect(c: string): void {
