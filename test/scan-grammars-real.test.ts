@@ -3,14 +3,14 @@
 // library, /usr/include, node_modules, pyenv's bats suites, the JDK's sources) plus the small
 // files of fixtures/grammars/. Any runtime error from a grammar fails. A grammar that fails
 // or runs past the parse bound costs a file its symbols, never its tags.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Parser } from "web-tree-sitter";
 import { afterEach, describe, expect, it } from "vitest";
 import { scanFileBuffer, unparsedMessage } from "../src/scan/file.js";
 import { languageForPath, languageTable, packageDir } from "../src/scan/languages.js";
 import { GrammarFailure, loadLanguage, loadWasm, ParseBoundExceeded, parseBounded, type LoadedLanguage } from "../src/scan/runtime.js";
-import { childPaths, jdkSources } from "../src/bench/machine-sources.js";
+import { childPaths, filesByLanguage, jdkSources } from "../src/bench/machine-sources.js";
 import { REPO } from "./scan-helpers.js";
 
 const WRITTEN = path.join(REPO, "fixtures/grammars");
@@ -29,37 +29,15 @@ const MACHINE: { root: string; content: RegExp }[] = [
 ];
 
 /** Source files under `root` by language, symbolic links not followed, in sorted order. */
-function filesByLanguage(root: string): Map<string, string[]> {
-  const found = new Map<string, string[]>();
-  const visit = (dir: string, depth: number) => {
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const full = path.join(dir, name);
-      const st = statSync(full, { throwIfNoEntry: false });
-      if (!st || name === ".git") continue;
-      if (st.isDirectory() && depth < 12) visit(full, depth + 1);
-      else if (st.isFile() && st.size < 512 * 1024) {
-        const language = languageForPath(full);
-        if (language) found.set(language, [...(found.get(language) ?? []), full]);
-      }
-    }
-  };
-  visit(root, 0);
-  return found;
-}
+const sourcesByLanguage = (root: string) => filesByLanguage([root], languageForPath, { maxDepth: 12, maxBytes: 512 * 1024 - 1 });
 
 /** Per language: the written files plus, from each machine folder, files that reach the scanner. */
 function corpus(): Map<string, string[]> {
   const byLanguage = new Map<string, string[]>();
   const add = (language: string, files: string[]) => byLanguage.set(language, [...(byLanguage.get(language) ?? []), ...files]);
-  for (const [language, files] of filesByLanguage(WRITTEN)) add(language, files);
+  for (const [language, files] of sourcesByLanguage(WRITTEN)) add(language, files);
   for (const { root, content } of MACHINE) {
-    for (const [language, files] of filesByLanguage(root)) {
+    for (const [language, files] of sourcesByLanguage(root)) {
       const chosen: string[] = [];
       for (const file of files) {
         if (chosen.length >= PER_LANGUAGE) break;

@@ -9,7 +9,7 @@
 // --json FILE (the rows as JSON).
 // speky:speky-ts#GRAM-BENCH
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,7 +17,7 @@ import { Parser } from "web-tree-sitter";
 import { MAX_PARSE_BYTES } from "../scan/file.js";
 import { languageForPath, languageTable, wasmPath } from "../scan/languages.js";
 import { loadWasm, parseBoundMs } from "../scan/runtime.js";
-import { childPaths, jdkSources } from "./machine-sources.js";
+import { childPaths, filesByLanguage, jdkSources } from "./machine-sources.js";
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -61,42 +61,6 @@ export function machineFolders(): string[] {
     ...childPaths(path.join(home, ".rustup/toolchains"), /./).map((t) => path.join(t, "lib/rustlib/src/rust/library")),
   ];
   return folders.filter(existsSync);
-}
-
-/** Source files by language under `roots`, symbolic links not followed. */
-function collect(roots: string[], only: Set<string> | null): Map<string, string[]> {
-  const byLanguage = new Map<string, string[]>();
-  const seen = new Set<string>();
-  const visit = (dir: string, depth: number) => {
-    if (depth > 40) return;
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (name === ".git") continue;
-      const full = path.join(dir, name);
-      let st;
-      try {
-        st = lstatSync(full);
-      } catch {
-        continue;
-      }
-      if (st.isDirectory()) visit(full, depth + 1);
-      else if (st.isFile() && st.size > 0 && st.size <= MAX_PARSE_BYTES && !seen.has(full)) {
-        const language = languageForPath(full);
-        if (!language || (only && !only.has(language))) continue;
-        seen.add(full);
-        let list = byLanguage.get(language);
-        if (!list) byLanguage.set(language, (list = []));
-        list.push(full);
-      }
-    }
-  };
-  for (const root of roots) visit(root, 0);
-  return byLanguage;
 }
 
 /** At most `max` files, spread evenly over the sorted list (not the first folder only). */
@@ -262,7 +226,7 @@ async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const roots = [...(options.machine ? machineFolders() : []), ...options.folders];
   console.log(`sources: ${roots.join(", ")}`);
-  const byLanguage = collect(roots, options.only);
+  const byLanguage = filesByLanguage(roots, languageForPath, { maxDepth: 40, maxBytes: MAX_PARSE_BYTES, only: options.only });
   const table = languageTable();
   const rows: HealthRow[] = [];
   for (const id of Object.keys(table.languages).sort()) {
