@@ -1,13 +1,13 @@
 // The pieces of the live server in process: the directory watcher, the LiveModel's swap,
 // coalescing and stale state, and the paging helper. The spawned-server behaviour is in
 // mcp-live.test.ts.
+import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { LiveModel, staleNote, statusOf, type LiveState } from "../src/live/live-model.js";
 import { normalisePlan, TreeWatcher } from "../src/live/watcher.js";
-import { encodeCursor, pageOf } from "../src/mcp/paging.js";
-import { success } from "../src/mcp/tool.js";
+import { encodeCursor, lazy, Listing, materialize, MAX_PAGE_CHARS, pageOf } from "../src/mcp/paging.js";
 import { copyFixture, tempDir } from "./support/process.js";
 
 const closers: (() => void)[] = [];
@@ -183,28 +183,57 @@ describe("LiveModel", () => {
 });
 
 describe("pageOf", () => {
-  const full = success({ first: [1, 2, 3], second: [4, 5], other: "kept" });
+  const full = new Listing({ first: [1, 2, 3], second: lazy([4, 5], (n) => n), other: "kept" });
   const fields = ["first", "second"];
 
-  it("returns the whole answer itself when nothing is cut", () => {
-    expect(pageOf("t", {}, full, fields, {})).toEqual({ whole: full });
-    expect(pageOf("t", {}, full, fields, { limit: 5 })).toEqual({ whole: full });
+  it("answers whole when nothing is cut", () => {
+    expect(pageOf("t", {}, full, fields, {})).toEqual({ whole: true });
+    expect(pageOf("t", {}, full, fields, { limit: 5 })).toEqual({ whole: true });
+    expect(materialize(full.structured)).toEqual({ first: [1, 2, 3], second: [4, 5], other: "kept" });
   });
 
-  it("cuts the concatenation of the lists, keeping every field", () => {
+  it("cuts the concatenation of the lists, keeping every field in its place", () => {
     const first = pageOf("t", {}, full, fields, { limit: 2 }) as { structured: Record<string, unknown> };
     expect(first.structured).toEqual({ first: [1, 2], second: [], other: "kept", nextCursor: expect.any(String) });
     const second = pageOf("t", {}, full, fields, { limit: 2, cursor: first.structured.nextCursor as string }) as {
       structured: Record<string, unknown>;
     };
     expect(second.structured).toEqual({ first: [3], second: [4], other: "kept", nextCursor: expect.any(String) });
+    expect(Object.keys(second.structured)).toEqual(["first", "second", "other", "nextCursor"]);
     const last = pageOf("t", {}, full, fields, { cursor: second.structured.nextCursor as string });
     expect(last).toEqual({ structured: { first: [], second: [5], other: "kept" } });
+  });
+
+  it("digests the JSON text of the whole answer, lazy lists as they would be written", () => {
+    const text = JSON.stringify({ first: [1, 2, 3], second: [4, 5], other: "kept" });
+    const expected = createHash("sha256").update(text).digest("base64url").slice(0, 16);
+    expect(full.digest()).toBe(expected);
+    expect(new Listing({ a: lazy([{ x: "é\n" }, { x: undefined }], (o) => o), b: undefined, c: lazy([], (n) => n) }).digest()).toBe(
+      createHash("sha256").update(JSON.stringify({ a: [{ x: "é\n" }, {}], c: [] })).digest("base64url").slice(0, 16),
+    );
   });
 
   it("uses the default page size when no limit is given", () => {
     const page = pageOf("t", {}, full, fields, {}, 4) as { structured: Record<string, unknown> };
     expect(page.structured).toEqual({ first: [1, 2, 3], second: [4], other: "kept", nextCursor: expect.any(String) });
+  });
+
+  it("cuts a page at MAX_PAGE_CHARS of items, whatever the limit, shaping only the items it answers", () => {
+    const shaped: number[] = [];
+    const long = "x".repeat(1000);
+    const big = new Listing({ items: lazy(Array.from({ length: 5000 }, (_, i) => i), (i) => (shaped.push(i), { i, long })) });
+    const first = pageOf("t", {}, big, ["items"], { limit: 1e9 }) as { structured: { items: { i: number }[]; nextCursor: string } };
+    const perItem = JSON.stringify({ i: 1000, long }).length + 1;
+    expect(first.structured.items.length).toBeGreaterThan(MAX_PAGE_CHARS / perItem - 10);
+    expect(JSON.stringify(first.structured.items).length).toBeLessThanOrEqual(MAX_PAGE_CHARS);
+    expect(first.structured.items.at(-1)!.i).toBe(first.structured.items.length - 1);
+    shaped.length = 0;
+    const second = pageOf("t", {}, big, ["items"], { limit: 10, cursor: first.structured.nextCursor }) as {
+      structured: { items: { i: number }[] };
+    };
+    expect(second.structured.items.map((item) => item.i)).toEqual(Array.from({ length: 10 }, (_, k) => first.structured.items.length + k));
+    // The digest (computed once, at the first cut) is not redone: only the page's items were shaped.
+    expect(shaped).toHaveLength(10);
   });
 
   it("refuses forged cursors", () => {

@@ -1,5 +1,6 @@
 // Spec files: diagnostics of unsaved buffers (the loader run over the open buffers' texts)
 // and where an ID may be completed.
+import { StringPool } from "../spec/own-strings.js";
 import path from "node:path";
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic } from "vscode-languageserver";
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
@@ -112,7 +113,7 @@ export async function fileDiagnostics(project: Project, abs: string, text: strin
   if (!place) return null;
   const diagnostics: Diagnostic[] = [];
   const report = new FileReport(place.display, diagnostics);
-  const out: Collected = { items: [], comments: [], references: [] };
+  const out: Collected = { items: [], comments: [], references: [], strings: new StringPool() };
   const ctx: FileContext = { file: place.display, project: place.project, report, out };
   const root = path.extname(abs).toLowerCase() === ".toml" ? readToml(text, report) : await readYaml(text, report);
   if (root !== undefined) {
@@ -131,7 +132,7 @@ export async function fileDiagnostics(project: Project, abs: string, text: strin
     all.push(item);
   }
   if (!inserted) all.push(...out.items);
-  validateReferences({ items: all, comments: [], references: out.references }, diagnostics);
+  validateReferences({ ...out, items: all, comments: [] }, diagnostics);
   return diagnostics
     .filter((d) => d.file === place.display)
     .sort(compareDiagnostics)

@@ -13,6 +13,11 @@
 // arguments, digest of the whole answer}. Pages are cut from the whole answer, computed (and
 // memoized) per model, so a cursor stays valid across reloads that leave the answer unchanged;
 // when a reload changed it, the cursor is refused rather than serving a page of another list.
+//
+// The whole answer is never built as objects or text when it is large: a tool gives its long
+// lists as `lazy(source, shape)` (the model's own items, in answer order), and only the items of
+// the page asked for are shaped. Its digest is computed by streaming the same JSON text the
+// whole answer would have, item by item, so cursors are what they were when answers were whole.
 import { createHash } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -69,15 +74,99 @@ export const MAX_PAGE_CHARS = 1024 * 1024;
 
 const digest = (text: string) => createHash("sha256").update(text).digest("base64url").slice(0, 16);
 
-const answerDigests = new WeakMap<CallToolResult, string>();
+/**
+ * A list field whose items are shaped only when a page (or a whole answer) needs them: on
+ * 250,000 requirements a shaped list is ~40 MB of objects, its source ~2 MB of references.
+ */
+export class Lazy<S = unknown, T = unknown> {
+  constructor(
+    readonly source: readonly S[],
+    readonly shape: (item: S) => T,
+  ) {}
+}
 
-function answerDigest(full: CallToolResult): string {
-  let d = answerDigests.get(full);
-  if (d === undefined) {
-    const text = full.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
-    answerDigests.set(full, (d = digest(text)));
+/**
+ * A list of `shape(item)` for each source item, typed as that list: it is only ever read
+ * through `pageOf`/`materialize` (a paged tool's `run` output goes nowhere else).
+ */
+export function lazy<S, T>(source: readonly S[], shape: (item: S) => T): T[] {
+  return new Lazy(source, shape) as unknown as T[];
+}
+
+const sizeOf = (list: unknown): number => (list instanceof Lazy ? list.source.length : ((list ?? []) as unknown[]).length);
+
+function itemOf(list: unknown, i: number): unknown {
+  return list instanceof Lazy ? list.shape(list.source[i]) : (list as unknown[])[i];
+}
+
+/** The answer with every lazy list shaped: what `JSON.stringify` and clients see. */
+export function materialize(structured: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(structured)) {
+    const value = structured[key];
+    out[key] = value instanceof Lazy ? value.source.map((item) => value.shape(item)) : value;
   }
-  return d;
+  return out;
+}
+
+/**
+ * Feeds `sink` the text `JSON.stringify(materialize(structured))` would give, in pieces;
+ * stops early when `sink` returns false.
+ */
+function streamJson(structured: Record<string, unknown>, sink: (piece: string) => boolean): void {
+  if (!sink("{")) return;
+  let first = true;
+  for (const key of Object.keys(structured)) {
+    const value = structured[key];
+    if (!(value instanceof Lazy)) {
+      const text = JSON.stringify(value) as string | undefined;
+      if (text === undefined) continue;
+      if (!sink(`${first ? "" : ","}${JSON.stringify(key)}:${text}`)) return;
+      first = false;
+      continue;
+    }
+    if (!sink(`${first ? "" : ","}${JSON.stringify(key)}:[`)) return;
+    first = false;
+    for (let i = 0; i < value.source.length; i++) {
+      const text = (JSON.stringify(value.shape(value.source[i])) as string | undefined) ?? "null";
+      if (!sink(i === 0 ? text : `,${text}`)) return;
+    }
+    if (!sink("]")) return;
+  }
+  sink("}");
+}
+
+/** A whole answer, memoized per model: its lists, and what paging learns about them once. */
+export class Listing {
+  private digestValue: string | undefined;
+  private fitsValue: boolean | undefined;
+
+  constructor(readonly structured: Record<string, unknown>) {}
+
+  /** Digest of the whole answer's JSON text. */
+  digest(): string {
+    if (this.digestValue === undefined) {
+      const hash = createHash("sha256");
+      streamJson(this.structured, (piece) => (hash.update(piece), true));
+      this.digestValue = hash.digest("base64url").slice(0, 16);
+    }
+    return this.digestValue;
+  }
+
+  /** Whether the whole answer's JSON text is at most MAX_PAGE_CHARS (measured without building it). */
+  fits(): boolean {
+    if (this.fitsValue === undefined) {
+      let chars = 0;
+      streamJson(this.structured, (piece) => (chars += piece.length) <= MAX_PAGE_CHARS);
+      this.fitsValue = chars <= MAX_PAGE_CHARS;
+    }
+    return this.fitsValue;
+  }
+
+  /** Items in all the list fields. */
+  total(fields: readonly string[]): number {
+    return fields.reduce((n, f) => n + sizeOf(this.structured[f]), 0);
+  }
 }
 
 export class CursorError extends Error {}
@@ -100,20 +189,19 @@ export function encodeCursor(cursor: Cursor): string {
 
 /**
  * One page of a whole answer. `fields` are its list fields, in output order; `defaultLimit`
- * the page size without `limit` (undefined: everything). Returns `full` itself when nothing
- * is cut, so an unpaged call answers byte for byte as before.
+ * the page size without `limit` (undefined: DEFAULT_PAGE_ITEMS). Answers `whole` when nothing
+ * is cut, so that an unpaged call answers byte for byte as before (`materialize` it).
  */
 export function pageOf(
   tool: string,
   query: Record<string, unknown>,
-  full: CallToolResult,
+  full: Listing,
   fields: readonly string[],
   request: PageRequest,
   defaultLimit?: number,
-): { structured: Record<string, unknown> } | { whole: CallToolResult } {
-  const structured = full.structuredContent as Record<string, unknown>;
-  const lists = fields.map((f) => (structured[f] ?? []) as unknown[]);
-  const total = lists.reduce((n, l) => n + l.length, 0);
+): { whole: true } | { structured: Record<string, unknown> } {
+  const structured = full.structured;
+  const total = full.total(fields);
   const queryDigest = digest(`${tool}\0${JSON.stringify(query)}`);
 
   let offset = 0;
@@ -122,7 +210,7 @@ export function pageOf(
     if (cursor.q !== queryDigest) {
       throw new CursorError(`Invalid cursor: it was issued for other arguments of ${tool}; pass the same ones`);
     }
-    if (cursor.a !== answerDigest(full) || cursor.o > total) {
+    if (cursor.o > total || cursor.a !== full.digest()) {
       throw new CursorError(
         "Stale cursor: the answer changed since it was issued (the specification was reloaded); call again without cursor",
       );
@@ -130,37 +218,34 @@ export function pageOf(
     offset = cursor.o;
   }
   const size = request.limit ?? defaultLimit ?? DEFAULT_PAGE_ITEMS;
-  if (offset === 0 && size >= total && wholeChars(full) <= MAX_PAGE_CHARS) return { whole: full };
+  if (offset === 0 && size >= total && full.fits()) return { whole: true };
 
-  const end = pageEnd(lists, offset, Math.min(total, offset + size));
-  const page: Record<string, unknown> = { ...structured };
-  let start = 0;
-  for (const [i, field] of fields.entries()) {
-    const list = lists[i];
-    page[field] = list.slice(Math.max(0, offset - start), Math.max(0, end - start));
-    start += list.length;
-  }
-  if (end < total) page.nextCursor = encodeCursor({ o: end, q: queryDigest, a: answerDigest(full) });
-  return { structured: page };
-}
-
-function wholeChars(full: CallToolResult): number {
-  return full.content.reduce((n, c) => n + (c.type === "text" ? c.text.length : 0), 0);
-}
-
-/** Where a page from `offset` ends: at `end` at most, and before its items pass MAX_PAGE_CHARS (one item at least). */
-function pageEnd(lists: unknown[][], offset: number, end: number): number {
+  // The page's items, shaped once: to measure them and to answer them.
+  const items: unknown[] = [];
+  const last = Math.min(total, offset + size);
   let chars = 0;
-  let index = 0;
-  for (const list of lists) {
-    for (const item of list) {
-      if (index >= offset) {
-        if (index >= end) return end;
-        chars += JSON.stringify(item).length + 1;
-        if (chars > MAX_PAGE_CHARS && index > offset) return index;
-      }
-      index++;
-    }
+  let field = 0;
+  let start = 0;
+  for (let index = offset; index < last; index++) {
+    while (index >= start + sizeOf(structured[fields[field]])) start += sizeOf(structured[fields[field++]]);
+    const item = itemOf(structured[fields[field]], index - start);
+    chars += JSON.stringify(item).length + 1;
+    if (chars > MAX_PAGE_CHARS && index > offset) break;
+    items.push(item);
   }
-  return end;
+  const end = offset + items.length;
+  const windows = new Map<string, unknown[]>();
+  start = 0;
+  for (const f of fields) {
+    const size = sizeOf(structured[f]);
+    const from = Math.max(start, offset) - offset;
+    windows.set(f, items.slice(from, Math.max(from, Math.min(start + size, end) - offset)));
+    start += size;
+  }
+  // In the whole answer's key order, as the whole answer would have it.
+  const page: Record<string, unknown> = {};
+  for (const key of Object.keys(structured)) page[key] = windows.get(key) ?? structured[key];
+  for (const [f, window] of windows) page[f] = window;
+  if (end < total) page.nextCursor = encodeCursor({ o: end, q: queryDigest, a: full.digest() });
+  return { structured: page };
 }

@@ -7,9 +7,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { staleNote, type LiveState } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
-import { cachedAnswer } from "./answer-cache.js";
+import { cachedAnswer, cachedListing } from "./answer-cache.js";
 import { awaitScan, needsScan, PARTIAL_META_KEY, partialNote, scanWaitMs, type WaitContext } from "./scan-wait.js";
-import { CursorError, pageOf, pagingInput, pagingOutput, splitPaging } from "./paging.js";
+import { CursorError, Listing, materialize, pageOf, pagingInput, pagingOutput, splitPaging } from "./paging.js";
 
 /** A domain error (unknown ID, tag or category, wrong kind): answered, never thrown to the protocol. */
 export class ToolError extends Error {}
@@ -78,28 +78,46 @@ export function fixedState(model: Model, loadedAt = new Date()): LiveState {
   return { model, loadedAt, problems: [], stale: false, scanning: null };
 }
 
+/** A paged tool's whole answer (its lists lazy), or its domain error. */
+function computeListing(spec: ToolSpec, state: LiveState, args: Record<string, unknown>): Listing | CallToolResult {
+  try {
+    return new Listing(spec.run(state.model, args, state) as Record<string, unknown>);
+  } catch (error) {
+    if (error instanceof ToolError) return failure(error.message);
+    throw error;
+  }
+}
+
+/** Answers a paged tool's call: the whole answer when it is small, else the page asked for. */
+function runPaged(spec: ToolSpec, state: LiveState, args: Record<string, unknown>): CallToolResult {
+  const { query, page } = splitPaging(args);
+  const key = `${spec.name}\0${JSON.stringify(query)}`;
+  const full = spec.live ? computeListing(spec, state, query) : cachedListing(state.model, key, () => computeListing(spec, state, query));
+  if (!(full instanceof Listing)) return full;
+  try {
+    const cut = pageOf(spec.name, query, full, spec.pages!, page, spec.defaultLimit);
+    if ("structured" in cut) return success(cut.structured);
+    const whole = () => success(materialize(full.structured));
+    return spec.live ? whole() : cachedAnswer(state.model, key, whole);
+  } catch (error) {
+    if (!(error instanceof CursorError)) throw error;
+    return failure(error.message);
+  }
+}
+
 /** Answers one call against one state: the caller reads the state once, so one model serves the whole call. */
 export function runTool(spec: ToolSpec, state: LiveState, args: Record<string, unknown>): CallToolResult {
-  const { query, page } = spec.pages ? splitPaging(args) : { query: args, page: {} };
-  const full = spec.live
-    ? compute(spec, state, query)
-    : cachedAnswer(state.model, `${spec.name}\0${JSON.stringify(query)}`, () => compute(spec, state, query));
-  let result = full;
-  if (spec.pages && !full.isError) {
-    try {
-      const cut = pageOf(spec.name, query, full, spec.pages, page, spec.defaultLimit);
-      result = "whole" in cut ? cut.whole : success(cut.structured);
-    } catch (error) {
-      if (!(error instanceof CursorError)) throw error;
-      result = failure(error.message);
-    }
-  }
+  const result = spec.pages
+    ? runPaged(spec, state, args)
+    : spec.live
+      ? compute(spec, state, args)
+      : cachedAnswer(state.model, `${spec.name}\0${JSON.stringify(args)}`, () => compute(spec, state, args));
   const notes: Record<string, string> = {};
   const stale = staleNote(state);
   if (stale !== null) notes[STALE_META_KEY] = stale;
   const partial = needsScan(spec.name) ? partialNote(state) : null;
   if (partial !== null) notes[PARTIAL_META_KEY] = partial;
-  // A copy: `full` may be the memoized answer shared by later calls.
+  // A copy: `result` may be the memoized answer shared by later calls.
   return Object.keys(notes).length === 0 ? result : { ...result, _meta: { ...result._meta, ...notes } };
 }
 

@@ -2,6 +2,7 @@
 // loaded so far, checked together once every file is read (validate.ts).
 import { entryOf, type Pos, type SMap } from "./node.js";
 import type { FileReport } from "./report.js";
+import type { StringPool } from "./own-strings.js";
 import type { Comment, Item, SourceLocation } from "./types.js";
 
 /** One ID named by a `ref`, `prereq` or comment `about`, where it was written. */
@@ -15,6 +16,8 @@ export interface Collected {
   items: Item[];
   comments: Comment[];
   references: Reference[];
+  /** What the values kept are copied through (own-strings.ts). */
+  strings: StringPool;
 }
 
 /** The file being read: its displayed path, its project, where its problems go. */

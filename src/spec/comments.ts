@@ -4,6 +4,7 @@ import { parseCsv, type CsvField } from "./csv.js";
 import { COMMENT, COMMENT_REQUIRED, FILE_SPECS } from "./fields.js";
 import { describe, entryOf, isNull, type Pos, type SMap, type SNode } from "./node.js";
 import { dateProblem, readFields, truthOf, type Fields } from "./read-fields.js";
+import { ownString } from "./own-strings.js";
 import { quote } from "../quote.js";
 
 const COLUMNS = Object.keys(COMMENT.fields);
@@ -92,11 +93,12 @@ function readCsvRow(row: CsvField[], header: CsvField[], ctx: FileContext): void
 function addComment(ctx: FileContext, f: Fields, at: Pos, aboutAt: Pos): void {
   // Fields with invalid values were reported and left out; the file fails, so any value will do.
   const text = (name: string) => (f[name] as string | undefined) ?? "";
+  const { strings } = ctx.out;
   ctx.out.comments.push({
-    about: text("about"),
-    date: text("date"),
-    from: text("from"),
-    text: text("text"),
+    about: strings.shared(text("about")),
+    date: strings.shared(text("date")),
+    from: strings.shared(text("from")),
+    text: ownString(text("text")),
     external: (f.external as boolean | undefined) ?? false,
     loc: locate(ctx, at),
   });

@@ -5,6 +5,7 @@ import { collectReferences, locate, type FileContext } from "./collect.js";
 import { FILE_SPECS, REQUIREMENT, STEP, TEST, type ObjectSpec } from "./fields.js";
 import { describe, entryOf, stringValue, type SMap, type SNode } from "./node.js";
 import { readFields } from "./read-fields.js";
+import { ownString, type StringPool } from "./own-strings.js";
 import type { Requirement, Step, Test } from "./types.js";
 import { quote } from "../quote.js";
 
@@ -17,37 +18,52 @@ const NONE = Object.freeze([]) as unknown as string[];
 export function readItemsFile(root: SMap, kind: "requirements" | "tests", ctx: FileContext): void {
   const spec = FILE_SPECS[kind];
   const file = readFields(root, spec, spec.name, ctx.report);
-  const category = (file.category as string | undefined) ?? "";
+  const strings = ctx.out.strings;
+  const category = strings.shared((file.category as string | undefined) ?? "");
   const list = file[kind] as { items: SNode[] } | undefined;
   const itemSpec = kind === "requirements" ? REQUIREMENT : TEST;
   const origin = { source_file: ctx.file, project: ctx.project };
   list?.items.forEach((node, i) => {
     const entry = readEntry(node, i, itemSpec, ctx);
     if (!entry) return;
-    const { id, map, fields: f, label } = entry;
+    const { map, fields: f, label } = entry;
+    const id = strings.shared(entry.id);
     const loc = locate(ctx, map);
-    const long = (f.long as string | undefined) ?? "";
-    const ref = (f.ref as string[] | undefined) ?? NONE;
+    const long = ownString((f.long as string | undefined) ?? "");
+    const ref = sharedList(strings, f.ref);
     if (kind === "requirements") {
-      const tags = (f.tags as string[] | undefined) ?? NONE;
+      const tags = sharedList(strings, f.tags);
       const r: Requirement = { kind: "requirement", id, category, long, tags, ref, ...origin, loc };
       // Optional fields are set only when given, so that absent ones stay absent (not undefined).
-      if (f.short !== undefined) r.short = f.short as string;
-      if (f.client_statement !== undefined) r.client_statement = f.client_statement as string;
-      if (f.properties !== undefined) r.properties = f.properties as Requirement["properties"];
+      if (f.short !== undefined) r.short = ownString(f.short as string);
+      if (f.client_statement !== undefined) r.client_statement = ownString(f.client_statement as string);
+      if (f.properties !== undefined) r.properties = ownProperties(strings, f.properties as Record<string, string | number>);
       ctx.out.items.push(r);
       collectReferences(ctx, map, "ref");
     } else {
-      const prereq = (f.prereq as string[] | undefined) ?? NONE;
+      const prereq = sharedList(strings, f.prereq);
       const steps = readSteps(f.steps as { items: SNode[] } | undefined, label, ctx);
       const t: Test = { kind: "test", id, category, long, ref, prereq, steps, ...origin, loc };
-      if (f.short !== undefined) t.short = f.short as string;
-      if (f.initial !== undefined) t.initial = f.initial as string;
+      if (f.short !== undefined) t.short = ownString(f.short as string);
+      if (f.initial !== undefined) t.initial = ownString(f.initial as string);
       ctx.out.items.push(t);
       collectReferences(ctx, map, "ref");
       collectReferences(ctx, map, "prereq");
     }
   });
+}
+
+/** A list of IDs or tags as the model keeps it: shared strings, or the shared empty list. */
+function sharedList(strings: StringPool, list: unknown): string[] {
+  return list === undefined || (list as string[]).length === 0 ? NONE : strings.sharedAll(list as string[]);
+}
+
+function ownProperties(strings: StringPool, properties: Record<string, string | number>): Record<string, string | number> {
+  const owned: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(properties)) {
+    owned[strings.shared(key)] = typeof value === "string" ? strings.shared(value) : value;
+  }
+  return owned;
 }
 
 /** One list entry, read when it is a mapping with an ID. */
@@ -77,11 +93,11 @@ function readSteps(list: { items: SNode[] } | undefined, label: string, ctx: Fil
       return;
     }
     const s = readFields(node, STEP, where, ctx.report);
-    const step: Step = { action: (s.action as string | undefined) ?? "" };
-    if (s.run !== undefined) step.run = s.run as string;
-    if (s.expected !== undefined) step.expected = s.expected as string;
-    if (s.sample !== undefined) step.sample = s.sample as string;
-    if (s.sample_lang !== undefined) step.sample_lang = s.sample_lang as string;
+    const step: Step = { action: ownString((s.action as string | undefined) ?? "") };
+    if (s.run !== undefined) step.run = ownString(s.run as string);
+    if (s.expected !== undefined) step.expected = ownString(s.expected as string);
+    if (s.sample !== undefined) step.sample = ownString(s.sample as string);
+    if (s.sample_lang !== undefined) step.sample_lang = ctx.out.strings.shared(s.sample_lang as string);
     steps.push(step);
   });
   return steps;

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { compareStrings } from "../../diagnostics.js";
 import { isAutomated, type Model } from "../../model/model.js";
 import { requirementsMatching } from "../filters.js";
 import * as schema from "../schemas.js";
+import type { Requirement } from "../../spec/types.js";
+import { lazy } from "../paging.js";
 import { brief, uniqueSorted, type Brief } from "../shapes.js";
 import { defineTool } from "../tool.js";
 
@@ -11,21 +12,33 @@ export interface TestedRequirement extends Brief {
   automated_test_plans: number;
 }
 
+function tested(model: Model, req: Requirement): TestedRequirement {
+  const tests = model.testedBy.get(req.id) ?? [];
+  return {
+    ...brief(req),
+    test_plans: tests.length,
+    automated_test_plans: tests.filter((t) => isAutomated(model, t.id)).length,
+  };
+}
+
+/** The ranking, over the model's requirements: entries are shaped per page (paging.ts). */
 export function leastTested(model: Model, tag?: string, category?: string, count?: number): TestedRequirement[] {
-  const ranked = uniqueSorted(requirementsMatching(model, tag, category)).map((req) => {
+  // Sorted by ID first: then a position breaks ties as the ID would.
+  const byId = uniqueSorted(requirementsMatching(model, tag, category));
+  const plans = new Int32Array(byId.length);
+  const automated = new Int32Array(byId.length);
+  byId.forEach((req, i) => {
     const tests = model.testedBy.get(req.id) ?? [];
-    return {
-      ...brief(req),
-      test_plans: tests.length,
-      automated_test_plans: tests.filter((t) => isAutomated(model, t.id)).length,
-    };
+    plans[i] = tests.length;
+    automated[i] = tests.filter((t) => isAutomated(model, t.id)).length;
   });
-  ranked.sort(
-    (a, b) =>
-      a.test_plans - b.test_plans || a.automated_test_plans - b.automated_test_plans || compareStrings(a.id, b.id),
-  );
+  const order = Array.from(byId, (_, i) => i).sort((a, b) => plans[a] - plans[b] || automated[a] - automated[b] || a - b);
   // The contract ignores a count that is not a positive integer rather than rejecting it.
-  return count !== undefined && Number.isInteger(count) && count > 0 ? ranked.slice(0, count) : ranked;
+  const kept = count !== undefined && Number.isInteger(count) && count > 0 ? order.slice(0, count) : order;
+  return lazy(
+    kept.map((i) => byId[i]),
+    (req) => tested(model, req),
+  );
 }
 
 export const leastTestedRequirementsTool = defineTool({

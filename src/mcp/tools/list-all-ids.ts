@@ -1,5 +1,8 @@
 import { z } from "zod";
+import { lazy } from "../paging.js";
 import { defineTool } from "../tool.js";
+
+const same = (id: string) => id;
 
 export const listAllIdsTool = defineTool({
   name: "list_all_ids",
@@ -11,5 +14,6 @@ export const listAllIdsTool = defineTool({
   output: { requirements: z.array(z.string()), tests: z.array(z.string()) },
   // Paged as one sequence: the requirements, then the tests.
   pages: ["requirements", "tests"],
-  run: (model) => ({ requirements: [...model.requirementIds], tests: [...model.testIds] }),
+  // The model's own sorted lists, not copies.
+  run: (model) => ({ requirements: lazy(model.requirementIds, same), tests: lazy(model.testIds, same) }),
 });

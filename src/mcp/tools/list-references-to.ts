@@ -1,5 +1,6 @@
 import * as schema from "../schemas.js";
-import { sortedSummaries } from "../shapes.js";
+import { lazy } from "../paging.js";
+import { summary, uniqueSorted } from "../shapes.js";
 import { defineTool, ToolError } from "../tool.js";
 import { shown } from "../../quote.js";
 
@@ -15,6 +16,6 @@ export const listReferencesToTool = defineTool({
   pages: ["requirements"],
   run: (model, { id }) => {
     if (!model.byId.has(id)) throw new ToolError(`Requirement ${shown(id)} not found`);
-    return { requirements: sortedSummaries(model.referencedBy.get(id) ?? []) };
+    return { requirements: lazy(uniqueSorted(model.referencedBy.get(id) ?? []), summary) };
   },
 });

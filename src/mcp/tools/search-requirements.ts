@@ -2,12 +2,13 @@ import { z } from "zod";
 import type { Model } from "../../model/model.js";
 import { requirementsMatching } from "../filters.js";
 import * as schema from "../schemas.js";
-import { sortedSummaries, type Summary } from "../shapes.js";
+import { lazy } from "../paging.js";
+import { summary, uniqueSorted, type Summary } from "../shapes.js";
 import { defineTool } from "../tool.js";
 
 // speky:speky-ts#MCP-SEARCH-REQUIREMENTS
 export function searchRequirements(model: Model, tag?: string, category?: string): { requirements: Summary[] } {
-  return { requirements: sortedSummaries(requirementsMatching(model, tag, category)) };
+  return { requirements: lazy(uniqueSorted(requirementsMatching(model, tag, category)), summary) };
 }
 
 export const searchRequirementsTool = defineTool({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { testsMatching } from "../filters.js";
 import * as schema from "../schemas.js";
+import { lazy } from "../paging.js";
 import { brief, uniqueSorted } from "../shapes.js";
 import { defineTool } from "../tool.js";
 
@@ -18,6 +19,6 @@ export const searchTestsTool = defineTool({
   output: { tests: z.array(schema.brief) },
   pages: ["tests"],
   run: (model, { category, tester_of }) => ({
-    tests: uniqueSorted(testsMatching(model, category, tester_of)).map(brief),
+    tests: lazy(uniqueSorted(testsMatching(model, category, tester_of)), brief),
   }),
 });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { coverageOf, type CoverageBucket, type Model } from "../../model/model.js";
 import type { Requirement } from "../../spec/types.js";
 import * as schema from "../schemas.js";
+import { lazy } from "../paging.js";
 import { byId, summary, type Summary } from "../shapes.js";
 import { defineTool, ToolError } from "../tool.js";
 import { quote } from "../../quote.js";
@@ -30,16 +31,22 @@ export function coverageScope(model: Model, category?: string): readonly Require
 
 export type Coverage = Record<CoverageBucket, Summary[]>;
 
+/** The requirements in each bucket, sorted by ID, shaped as summaries when a page asks for them. */
 export function testPlanCoverage(model: Model, category?: string): Coverage {
-  const coverage: Coverage = {
+  const buckets: Record<CoverageBucket, Requirement[]> = {
     no_test_plan: [],
     manual_test_plan: [],
     partially_manual_test_plan: [],
     automated_test_plan: [],
   };
   const scope = [...coverageScope(model, category)].sort(byId);
-  for (const req of scope) coverage[coverageOf(model, req.id)].push(summary(req));
-  return coverage;
+  for (const req of scope) buckets[coverageOf(model, req.id)].push(req);
+  return {
+    no_test_plan: lazy(buckets.no_test_plan, summary),
+    manual_test_plan: lazy(buckets.manual_test_plan, summary),
+    partially_manual_test_plan: lazy(buckets.partially_manual_test_plan, summary),
+    automated_test_plan: lazy(buckets.automated_test_plan, summary),
+  };
 }
 
 const bucket = (what: string) => z.array(schema.summary).describe(what);
