@@ -50,8 +50,36 @@ function sortValues<K, V>(map: Map<K, V[]>, compare: (a: V, b: V) => number): Ma
   return map;
 }
 
-// speky:speky-ts#MODEL-MERGE
-export function buildModel(specs: SpecSet, scan: ScanResult | null = null): Model {
+/** The parts of a model that depend on the specs only. */
+type SpecIndex = Pick<
+  Model,
+  | "byId"
+  | "requirementIds"
+  | "testIds"
+  | "requirementsByCategory"
+  | "testsByCategory"
+  | "referencedBy"
+  | "testedBy"
+  | "commentsAbout"
+  | "tags"
+>;
+
+/**
+ * Built once per loaded spec set: the server serves the specs at once and again with the code
+ * references when the scan is done, and a code change rescans the same specs. Rebuilding these
+ * each time held two copies during the swap (~60 MB of maps and garbage on 250,000 items).
+ */
+const specIndexes = new WeakMap<SpecSet, SpecIndex>();
+
+/** Each distinct value once, in order; without a Set for the usual one- or two-element lists. */
+function distinct(list: readonly string[]): readonly string[] {
+  if (list.length < 2) return list;
+  return list.length === 2 ? (list[0] === list[1] ? [list[0]] : list) : [...new Set(list)];
+}
+
+function specIndex(specs: SpecSet): SpecIndex {
+  const known = specIndexes.get(specs);
+  if (known) return known;
   const byId = new Map<string, Item>();
   const requirementsByCategory = new Map<string, Requirement[]>();
   const testsByCategory = new Map<string, Test[]>();
@@ -64,25 +92,15 @@ export function buildModel(specs: SpecSet, scan: ScanResult | null = null): Mode
     byId.set(req.id, req);
     groupInto(requirementsByCategory, req.category, req);
     for (const target of req.ref) groupInto(referencedBy, target, req);
-    for (const tag of new Set(req.tags)) groupInto(tags, tag, req);
+    for (const tag of distinct(req.tags)) groupInto(tags, tag, req);
   }
   for (const test of specs.tests) {
     byId.set(test.id, test);
     groupInto(testsByCategory, test.category, test);
-    for (const target of new Set(test.ref)) groupInto(testedBy, target, test);
+    for (const target of distinct(test.ref)) groupInto(testedBy, target, test);
   }
   for (const comment of specs.comments) groupInto(commentsAbout, comment.about, comment);
-
-  const codeReferences = [...(scan?.references ?? [])].sort(compareCodeReferences);
-  const codeReferencesById = new Map<string, CodeReference[]>();
-  const danglingReferences: CodeReference[] = [];
-  for (const ref of codeReferences) {
-    if (byId.has(ref.id)) groupInto(codeReferencesById, ref.id, ref);
-    else danglingReferences.push(ref);
-  }
-
-  const model: Model = {
-    specs,
+  const index: SpecIndex = {
     byId,
     requirementIds: specs.requirements.map((r) => r.id).sort(compareStrings),
     testIds: specs.tests.map((t) => t.id).sort(compareStrings),
@@ -92,6 +110,33 @@ export function buildModel(specs: SpecSet, scan: ScanResult | null = null): Mode
     testedBy: sortValues(testedBy, byItemId),
     commentsAbout,
     tags,
+  };
+  specIndexes.set(specs, index);
+  return index;
+}
+
+// speky:speky-ts#MODEL-MERGE
+export function buildModel(specs: SpecSet, scan: ScanResult | null = null): Model {
+  const index = specIndex(specs);
+  const codeReferences = [...(scan?.references ?? [])].sort(compareCodeReferences);
+  const codeReferencesById = new Map<string, CodeReference[]>();
+  const danglingReferences: CodeReference[] = [];
+  for (const ref of codeReferences) {
+    if (index.byId.has(ref.id)) groupInto(codeReferencesById, ref.id, ref);
+    else danglingReferences.push(ref);
+  }
+
+  const model: Model = {
+    specs,
+    byId: index.byId,
+    requirementIds: index.requirementIds,
+    testIds: index.testIds,
+    requirementsByCategory: index.requirementsByCategory,
+    testsByCategory: index.testsByCategory,
+    referencedBy: index.referencedBy,
+    testedBy: index.testedBy,
+    commentsAbout: index.commentsAbout,
+    tags: index.tags,
     codeReferences,
     codeReferencesById,
     danglingReferences,

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { searchText, tokenize } from "../../model/search.js";
+import { searchTextHits, tokenize } from "../../model/search.js";
+import { lazy } from "../paging.js";
 import { defineTool, ToolError } from "../tool.js";
 import { quote } from "../../quote.js";
 
@@ -31,6 +32,7 @@ export const searchTextTool = defineTool({
   defaultLimit: 20,
   run: (model, { query, kind }) => {
     if (tokenize(query).length === 0) throw new ToolError(`Query ${quote(query)} has no word to search for`);
-    return { results: searchText(model, query, kind, Infinity) };
+    const { order, hit } = searchTextHits(model, query, kind);
+    return { results: lazy(order, hit) };
   },
 });
