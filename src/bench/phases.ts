@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Query } from "web-tree-sitter";
 import { cacheKey, computeCacheKey } from "../scan/cache-file.js";
-import { scanTextWith } from "../scan/engine.js";
+import { scanText, scanTextPrefix, scanTextWith } from "../scan/engine.js";
 import { languageForPath, languageForShebang } from "../scan/languages.js";
 import { loadLanguage, querySource } from "../scan/runtime.js";
 import { expandPaths } from "../scan/walk.js";
@@ -104,6 +104,21 @@ async function measure(repo: string): Promise<Phase[]> {
   const [, rangedMs] = cpu(() => files.forEach((f, i) => scanTextWith(loaded.get(f.language)!, f.absPath, f.text, trees[i])));
   phases.push({ phase: "query + resolution", before: wholeMs, after: rangedMs, note: "whole tree → around the tags" });
   for (const t of trees) t.delete();
+
+  const [, wholeScanMs] = await cpuAsync(async () => {
+    for (const f of files) await scanText(f.absPath, f.language, f.text, { prefix: false });
+  });
+  const [, prefixScanMs] = await cpuAsync(async () => {
+    for (const f of files) await scanText(f.absPath, f.language, f.text);
+  });
+  let fromPrefix = 0;
+  for (const f of files) if (await scanTextPrefix(f.absPath, f.language, f.text)) fromPrefix++;
+  phases.push({
+    phase: "parse + query + resolution (scanText)",
+    before: wholeScanMs,
+    after: prefixScanMs,
+    note: `whole files → a prefix where it answers the same (${fromPrefix} of ${files.length} files; the others then parse whole)`,
+  });
 
   const [, keyMs] = cpu(() => cacheKey());
   const [, hashMs] = cpu(() => computeCacheKey());

@@ -1,13 +1,17 @@
-// The scan bench's tree: ≥ 20,000 source files nobody here wrote (copies of this package's
-// node_modules, source files only) plus generated files in five languages, with tags planted
-// above known functions. Built once under the temp dir and reused while TREE_VERSION holds.
+// The scan bench's trees, built once under the temp dir and reused while their version holds:
+//   - "real" (tree-real.ts): issue 14's shape, ~25,400 real files of which ~430 are tagged;
+//   - "dense": ≥ 20,000 source files nobody here wrote (copies of this package's node_modules,
+//     source files only) plus generated files in five languages, a tag in one file of three
+//     or so: a stress case where parsing dominates.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { languageForPath } from "../scan/languages.js";
+import { buildRealTree } from "./tree-real.js";
 
-const TREE_VERSION = 4;
+const TREE_VERSIONS = { real: 5, dense: 4 } as const;
+export type TreeKind = keyof typeof TREE_VERSIONS;
 /** node_modules copied as many times as needed (at most COPIES) for VENDOR_FILES files… */
 const COPIES = 5;
 const VENDOR_FILES = 20_000;
@@ -42,6 +46,8 @@ export interface BenchTree {
   planted: Planted[];
   /** Ten files of the tree for the pre-commit bench (absolute paths). */
   commitFiles: string[];
+  /** Files per language (the real tree). */
+  composition?: Record<string, number>;
 }
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -152,7 +158,7 @@ function write(file: string, content: string | Buffer): void {
   writeFileSync(file, content);
 }
 
-function build(dir: string): Omit<BenchTree, "dir" | "repo" | "manifest"> {
+function buildDense(dir: string): Omit<BenchTree, "dir" | "repo" | "manifest"> {
   const repo = path.join(dir, "repo");
   const source = path.join(PACKAGE_ROOT, "node_modules");
   const vendor = vendorFiles(source).sort();
@@ -202,10 +208,15 @@ function build(dir: string): Omit<BenchTree, "dir" | "repo" | "manifest"> {
     bytes += Buffer.byteLength(g.text);
     files++;
   }
-  // Ten files a commit might touch: tagged and untagged, vendor and generated.
+  return { files, bytes, planted, ...projectFiles(dir, planted, untaggedVendor) };
+}
+
+/** Ten files a commit might touch (tagged and untagged) and the project naming every planted ID. */
+function projectFiles(dir: string, planted: Planted[], untagged: string[]): { commitFiles: string[] } {
+  const repo = path.join(dir, "repo");
   const tagged = planted.filter((_, i) => i % Math.floor(planted.length / 5) === 0).slice(0, 5).map((p) => p.file);
-  const untagged = untaggedVendor.filter((_, i, all) => i % Math.floor(all.length / 5) === 0).slice(0, 5);
-  const commitFiles = [...tagged, ...untagged].map((rel) => path.join(repo, rel));
+  const plain = untagged.filter((_, i, all) => i % Math.floor(all.length / 5) === 0).slice(0, 5);
+  const commitFiles = [...tagged, ...plain].map((rel) => path.join(repo, rel));
 
   // The pre-commit bench's project: every planted ID is a requirement, so the check is clean.
   const requirements = ["kind: requirements", "category: functional", "requirements:"];
@@ -217,12 +228,17 @@ function build(dir: string): Omit<BenchTree, "dir" | "repo" | "manifest"> {
     path.join(dir, "speky.yaml"),
     ["kind: project", `name: ${BENCH_PROJECT}`, "files: [specs/*.yaml]", "code_sources: [repo]", ""].join("\n"),
   );
-  return { files, bytes, planted, commitFiles };
+  return { commitFiles };
+}
+
+function buildReal(dir: string): Omit<BenchTree, "dir" | "repo" | "manifest"> {
+  const built = buildRealTree(path.join(dir, "repo"), PACKAGE_ROOT, BENCH_PROJECT);
+  return { files: built.files, bytes: built.bytes, planted: built.planted, composition: built.composition, ...projectFiles(dir, built.planted, built.untagged) };
 }
 
 /** The tree, built on first use (a few seconds) and kept in the temp dir. */
-export function ensureBenchTree(log: (line: string) => void = () => undefined): BenchTree {
-  const dir = path.join(tmpdir(), `speky-bench-tree-v${TREE_VERSION}`);
+export function ensureBenchTree(log: (line: string) => void = () => undefined, kind: TreeKind = "real"): BenchTree {
+  const dir = path.join(tmpdir(), `speky-bench-tree-v${TREE_VERSIONS[kind]}`);
   const index = path.join(dir, "tree.json");
   const paths = { dir, repo: path.join(dir, "repo"), manifest: path.join(dir, "speky.yaml") };
   if (existsSync(index)) {
@@ -235,7 +251,7 @@ export function ensureBenchTree(log: (line: string) => void = () => undefined): 
   log(`building the bench tree in ${dir} (once)...`);
   const building = `${dir}.building-${process.pid}`;
   rmSync(building, { recursive: true, force: true });
-  const built = build(building);
+  const built = kind === "real" ? buildReal(building) : buildDense(building);
   // The ten commit files were computed under the building directory.
   built.commitFiles = built.commitFiles.map((f) => path.join(dir, path.relative(building, f)));
   writeFileSync(path.join(building, "tree.json"), JSON.stringify(built));

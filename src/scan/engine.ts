@@ -11,6 +11,7 @@ import { definitionSpan, enclosingDefinition, fileOutline, type FileOutline, typ
 import { enclosingScopes, qualifiedName } from "./symbol.js";
 import { hasBlankLine, markerIndexes, tagAt, TextPositions, type Position, type TagText } from "./text.js";
 import { TreeNav } from "./tree-nav.js";
+import { scanPrefix } from "./prefix.js";
 
 export interface RawTag {
   line: number;
@@ -205,17 +206,22 @@ function queryRange(lang: LoadedLanguage, text: string, markers: number[], nav: 
   return { start: Math.min(first.startIndex, markers[0]), end: Math.min(text.length, end + 1) };
 }
 
-// speky:speky-ts#SCAN-TAGS
-/**
- * Finds and classifies every MARKER occurrence of `text`, parsed with `lang`. `wholeFile`
- * queries the whole tree as before issue 14 (the bench and the equivalence test compare).
- */
-export function scanTextWith(lang: LoadedLanguage, file: string, text: string, tree: Tree, wholeFile = false): TextScan {
+interface Scanned {
+  result: TextScan;
+  /** What the tags' resolution read (null: the whole file). */
+  range: TextRange | null;
+  nav: TreeNav;
+  /** The definitions tags resolved to. */
+  tagged: Definition[];
+}
+
+/** `fileText`: the whole file when `text` is a prefix of it (its outline counts the file's lines). */
+function scanTree(lang: LoadedLanguage, file: string, text: string, tree: Tree, wholeFile: boolean, fileText = text): Scanned {
   const result: TextScan = { language: lang.id, tags: [], diagnostics: [] };
   const markers = markerIndexes(text);
-  if (markers.length === 0) return result;
-  const positions = new TextPositions(text);
   const nav = new TreeNav(tree.rootNode);
+  if (markers.length === 0) return { result, range: null, nav, tagged: [] };
+  const positions = new TextPositions(text);
   const range = wholeFile ? null : queryRange(lang, text, markers, nav);
   const index = indexDefinitions(lang, tree.rootNode, nav, range);
   const ctx: ScanContext = { lang, index, text, positions, walks: new Map(), symbols: new Map(), tagged: new Map() };
@@ -234,8 +240,17 @@ export function scanTextWith(lang: LoadedLanguage, file: string, text: string, t
     else if (where.holder) result.diagnostics.push({ ...written, message: MESSAGES.malformed });
   }
   const outlineIndex = range && freeTagNodes.length > 0 ? outlineIndexOf(lang, tree, range, freeTagNodes, index) : index;
-  result.outline = fileOutline(text, ctx.tagged.values(), freeTagNodes, outlineIndex, lang);
-  return result;
+  result.outline = fileOutline(fileText, ctx.tagged.values(), freeTagNodes, outlineIndex, lang);
+  return { result, range, nav, tagged: [...ctx.tagged.values()] };
+}
+
+// speky:speky-ts#SCAN-TAGS
+/**
+ * Finds and classifies every MARKER occurrence of `text`, parsed with `lang`. `wholeFile`
+ * queries the whole tree as before issue 14 (the bench and the equivalence test compare).
+ */
+export function scanTextWith(lang: LoadedLanguage, file: string, text: string, tree: Tree, wholeFile = false): TextScan {
+  return scanTree(lang, file, text, tree, wholeFile).result;
 }
 
 /**
@@ -264,12 +279,30 @@ function errorCount(node: Node): number {
 }
 
 /**
- * Scans `text` as `language`. When that grammar finds syntax errors and the table names a
- * fallback for the file's extension (C headers that are C++), the fallback is tried and
- * kept if it finds fewer.
+ * The scan of `text` from a parse of a prefix of it when that stands for the whole file's
+ * (prefix.ts), else null: the grammar's row allows it, no fallback grammar may replace it and
+ * the query needs no text before the tags.
  */
-export async function scanText(file: string, language: string, text: string): Promise<TextScan> {
+export async function scanTextPrefix(file: string, language: string, text: string): Promise<TextScan | null> {
+  const markers = markerIndexes(text);
+  if (markers.length === 0 || languageRow(language).fallback?.[path.extname(file).toLowerCase()]) return null;
+  const lang = await loadLanguage(language);
+  if (needsWholeFile(lang)) return null;
+  return scanPrefix(lang, text, markers, (prefix, tree) => scanTree(lang, file, prefix, tree, false, text));
+}
+
+/**
+ * Scans `text` as `language`: from a prefix when scanTextPrefix can (`prefix: false`: never,
+ * for the test that compares both), else whole. When the grammar finds syntax errors and the
+ * table names a fallback for the file's extension (C headers that are C++), the fallback is
+ * tried and kept if it finds fewer.
+ */
+export async function scanText(file: string, language: string, text: string, options: { prefix?: boolean } = {}): Promise<TextScan> {
   if (markerIndexes(text).length === 0) return { language, tags: [], diagnostics: [] };
+  if (options.prefix !== false) {
+    const scanned = await scanTextPrefix(file, language, text);
+    if (scanned) return scanned;
+  }
   let lang = await loadLanguage(language);
   let tree = parse(lang, text);
   const fallback = languageRow(language).fallback?.[path.extname(file).toLowerCase()];

@@ -38,6 +38,12 @@ export interface LanguageRow {
   decorations: string[];
   wrappers: string[];
   separator: string;
+  /**
+   * A tagged file may be parsed up to a little after its last tag (src/scan/prefix.ts):
+   * "braces" where a definition ends with a closing token, "offside" where it ends at a line
+   * indented no deeper than it (Python). Absent: always parsed whole.
+   */
+  prefixParse?: "braces" | "offside";
   test?: TestRuleRow;
   /** Extension → language to parse with instead when this grammar finds syntax errors. */
   fallback?: Record<string, string>;
