@@ -52,9 +52,18 @@ export function quote(value: string, max = QUOTE_MAX): string {
   return `'${out}'`;
 }
 
+/**
+ * `1,000`: an integer's digits grouped by threes, as toLocaleString("en-US") writes them
+ * without its cost: the first toLocaleString of a process loads ICU's number formats (15 ms
+ * of a 0.4 s pre-commit check). Other numbers go to toLocaleString.
+ */
+export function grouped(n: number): string {
+  return Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ",") : n.toLocaleString("en-US");
+}
+
 /** `1 file`, `2 files`, `1,000 requirements`: English count and noun, grouped digits. */
 export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? singular : pluralForm}`;
+  return `${grouped(n)} ${n === 1 ? singular : pluralForm}`;
 }
 
 /**

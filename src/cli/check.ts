@@ -5,8 +5,6 @@ import path from "node:path";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { MAX_FILE_BYTES } from "../spec/files.js";
 import type { Diagnostic } from "../diagnostics.js";
-import { loadModel } from "../model/load-model.js";
-import { modelProblems } from "../model/problems.js";
 import { flag, listOption, stringOption, UsageError, type ParsedArgs } from "./args.js";
 import { verboseNote } from "./verbose.js";
 import { WALK_OPTIONS, type Command } from "./command.js";
@@ -32,6 +30,8 @@ async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string
   const sourceFiles = args.positionals.filter((p) => !specPaths.includes(p));
   const onlyFiles = sourceFiles.length > 0 ? sourceFiles.map((f) => path.resolve(cwd, f)) : undefined;
 
+  // Loaded on use: every `speky` command imports this registry entry.
+  const [{ loadModel }, { modelProblems }] = await Promise.all([import("../model/load-model.js"), import("../model/problems.js")]);
   const { model, diagnostics } = await loadModel(specPaths, {
     cwd,
     csvs: listOption(args, "csv"),

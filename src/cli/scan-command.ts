@@ -3,11 +3,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { compareDiagnostics, formatDiagnostic } from "../diagnostics.js";
-import { loadModel } from "../model/load-model.js";
-import { danglingDiagnostics } from "../model/problems.js";
 import { verboseNote } from "./verbose.js";
-import { formatScanOutput } from "../scan/output.js";
-import { scanPaths } from "../scan/scan.js";
 import type { ScanResult } from "../scan/types.js";
 import { CommandError, flag, listOption, parseArgs, stringOption, UsageError, type ParsedArgs } from "./args.js";
 import { commandOptions, WALK_OPTIONS, type Command } from "./command.js";
@@ -24,11 +20,15 @@ export interface ScanOutcome {
 async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> {
   if (args.positionals.length === 0) throw new UsageError("scan needs at least one manifest, spec file or (with --project) path");
   const project = stringOption(args, "project");
+  // Loaded on use (every `speky` command imports this registry entry); with --project, no
+  // spec or model module at all.
+  const { scanPaths } = await import("../scan/scan.js");
   let result: ScanResult;
   if (project !== undefined) {
     const walk = { allowOutside: flag(args, "allow-outside"), ignore: !flag(args, "no-ignore") };
     result = await scanPaths(project, args.positionals, cwd, { cache: !flag(args, "no-cache"), cacheNote: verboseNote(args), ...walk });
   } else {
+    const [{ loadModel }, { danglingDiagnostics }] = await Promise.all([import("../model/load-model.js"), import("../model/problems.js")]);
     const { model, diagnostics } = await loadModel(args.positionals, {
       cwd,
       csvs: listOption(args, "csv"),
@@ -48,7 +48,7 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
       stats: model.scanStats ?? { files: 0, files_with_tags: 0, tags: 0, ms: 0 },
     };
   }
-  const json = formatScanOutput(result);
+  const json = (await import("../scan/output.js")).formatScanOutput(result);
   const output = stringOption(args, "output");
   if (output === undefined) return { stdout: json, stderr: "", exitCode: 0 };
   try {

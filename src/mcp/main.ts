@@ -10,7 +10,7 @@ import { flag, formatOptions, HELP_OPTION, listOption, parseArgs, UsageError, ty
 import { WALK_OPTIONS } from "../cli/command.js";
 import { LiveModel } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
-import { plural } from "../quote.js";
+import { grouped, plural } from "../quote.js";
 import { VERSION } from "../version.js";
 import { createLogger, type LogLevel, type Logger } from "./log.js";
 import { createServer } from "./server.js";
@@ -82,7 +82,7 @@ function logScan(model: Model, log: Logger): void {
   if (!model.scanStats) return;
   const s = model.scanStats;
   log.debug(
-    `scanned ${plural(s.files, "file")} (${s.files_with_tags.toLocaleString("en-US")} with tags, ` +
+    `scanned ${plural(s.files, "file")} (${grouped(s.files_with_tags)} with tags, ` +
       `${plural(s.tags, "tag")}) in ${Math.round(s.ms)} ms`,
   );
 }

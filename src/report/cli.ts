@@ -4,12 +4,14 @@ import { CommandError, flag, listOption, parseArgs, stringOption, UsageError, ty
 import { commandOptions, type Command } from "../cli/command.js";
 import { fileErrorReason } from "../cli/file-error.js";
 import { quote } from "../quote.js";
-import { DEFAULT_OUT, REPORT_FORMATS, runReport, type ReportFormat, type ReportOutcome } from "./command.js";
-import { OutputError } from "./site.js";
+import type { ReportOutcome } from "./command.js";
+import { DEFAULT_OUT, REPORT_FORMATS, type ReportFormat } from "./formats.js";
 
 async function reportOutcome(args: ParsedArgs, cwd: string): Promise<ReportOutcome> {
   if (args.positionals.length === 0) throw new UsageError("report needs at least one manifest or spec file");
   const out = stringOption(args, "out");
+  // Loaded on use: every `speky` command imports this registry entry.
+  const [{ runReport }, { OutputError }] = await Promise.all([import("./command.js"), import("./site.js")]);
   try {
     return await runReport(args.positionals, {
       format: (stringOption(args, "format") ?? "html") as ReportFormat,

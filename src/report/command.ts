@@ -11,9 +11,8 @@ import { generation } from "./generation.js";
 import { markdownReport } from "./markdown.js";
 import { prepareOutput, writeSite } from "./site.js";
 
-export const REPORT_FORMATS = ["html", "markdown"] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-export const DEFAULT_OUT = "speky-report";
+import { DEFAULT_OUT, type ReportFormat } from "./formats.js";
+export { DEFAULT_OUT, REPORT_FORMATS, type ReportFormat } from "./formats.js";
 
 export interface ReportOptions {
   format: ReportFormat;

@@ -8,7 +8,7 @@ import { BUCKET_LABELS, type ReportData } from "./data.js";
 import { esc, safeHttpUrl } from "./escape.js";
 import type { Place } from "./names.js";
 
-export const plural = (n: number, word: string, many = `${word}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? word : many}`;
+export { plural } from "../quote.js";
 
 /** Link to an item's view; `here` is the file being written, for links within it. */
 function href(place: Place | undefined, folder: string, root: string, here?: string): string | null {

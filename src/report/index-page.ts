@@ -6,6 +6,7 @@ import type { CoverageBucket } from "../model/model.js";
 import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js";
 import { esc, jsonForScript } from "./escape.js";
 import { bucketBadge, plural, requirementHref } from "./fragments.js";
+import { grouped } from "../quote.js";
 import { page } from "./layout.js";
 
 function generatedLine(data: ReportData): string {
@@ -126,10 +127,10 @@ export function indexPage(data: ReportData): string {
   const problems = problemCount(data);
   const counts =
     `<ul class="counts">` +
-    `<li><strong>${m.specs.requirements.length.toLocaleString("en-US")}</strong> ${m.specs.requirements.length === 1 ? "requirement" : "requirements"}</li>` +
-    `<li><a href="tests.html"><strong>${m.specs.tests.length.toLocaleString("en-US")}</strong> ${m.specs.tests.length === 1 ? "test" : "tests"}</a></li>` +
-    `<li><strong>${m.codeReferences.length.toLocaleString("en-US")}</strong> code ${m.codeReferences.length === 1 ? "reference" : "references"}</li>` +
-    `<li><a href="problems.html"><strong>${problems.toLocaleString("en-US")}</strong> ${problems === 1 ? "problem" : "problems"}</a></li>` +
+    `<li><strong>${grouped(m.specs.requirements.length)}</strong> ${m.specs.requirements.length === 1 ? "requirement" : "requirements"}</li>` +
+    `<li><a href="tests.html"><strong>${grouped(m.specs.tests.length)}</strong> ${m.specs.tests.length === 1 ? "test" : "tests"}</a></li>` +
+    `<li><strong>${grouped(m.codeReferences.length)}</strong> code ${m.codeReferences.length === 1 ? "reference" : "references"}</li>` +
+    `<li><a href="problems.html"><strong>${grouped(problems)}</strong> ${problems === 1 ? "problem" : "problems"}</a></li>` +
     `</ul>`;
   const body =
     `<h1>${esc(data.title)} <span class="sub">traceability report</span></h1>\n${generatedLine(data)}\n` +

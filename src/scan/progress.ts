@@ -1,5 +1,6 @@
 // A progress line on stderr for a scan that takes more than a second, on a terminal only:
 // silent in pipes, CI logs, and under an MCP client.
+import { grouped } from "../quote.js";
 
 const DELAY_MS = 1000;
 const EVERY_MS = 200;
@@ -29,7 +30,7 @@ export class Progress {
     this.shown = true;
     this.drawn = this.done;
     const percent = Math.floor((100 * this.done) / this.total);
-    this.stream.write(`\r\x1b[Kspeky: scanning ${this.done.toLocaleString("en-US")}/${this.total.toLocaleString("en-US")} files (${percent}%)`);
+    this.stream.write(`\r\x1b[Kspeky: scanning ${grouped(this.done)}/${grouped(this.total)} files (${percent}%)`);
   }
 
   /** Removes the line, if it was ever drawn. */
