@@ -129,6 +129,11 @@ export class ScanCache implements WalkCache {
     }
   }
 
+  /** No previous scan to reuse: every file will be read. */
+  get empty(): boolean {
+    return this.old === null;
+  }
+
   /** A stamp taken safely before the caching scan started: an equal stamp then means unchanged. */
   private trusted(stamp: DirStamp | FileStamp): boolean {
     const window = stamp.mtimeMs % 1000 === 0 && stamp.ctimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;

@@ -193,6 +193,16 @@ export function closePool(): void {
   shared = undefined;
 }
 
+/**
+ * Starts the workers ahead of a scan that will read a whole tree afresh (no cache to reuse):
+ * they load their modules and the parser's runtime while this thread walks. Not for a warm
+ * scan: there, booting them would compete with the walk for the cores and then do nothing.
+ */
+export function preparePool(parallel: boolean | undefined): void {
+  const size = parallel === true ? Math.max(2, poolSize()) : poolSize();
+  if (parallel !== false && size >= 2 && existsSync(WORKER_FILE)) pool(size).prepare();
+}
+
 export interface RunOptions {
   /** true: always the pool; false: never; undefined: when it pays. */
   parallel?: boolean;

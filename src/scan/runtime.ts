@@ -40,6 +40,12 @@ export function querySource(row: LanguageRow): string {
   return row.queries.map((file) => readFileSync(path.join(GRAMMARS_DIR, file), "utf8")).join("\n");
 }
 
+/** The parser's wasm runtime, instantiated once (a worker does it before its first file). */
+export function initRuntime(): Promise<void> {
+  init ??= Parser.init();
+  return init;
+}
+
 export function loadGrammar(row: LanguageRow): Promise<Language> {
   return loadWasm(wasmPath(row));
 }
@@ -47,8 +53,7 @@ export function loadGrammar(row: LanguageRow): Promise<Language> {
 /** A grammar from a .wasm file (the bench also measures candidates the table doesn't name). */
 export function loadWasm(file: string): Promise<Language> {
   const next = loadQueue.then(async () => {
-    init ??= Parser.init();
-    await init;
+    await initRuntime();
     return Language.load(file);
   });
   loadQueue = next.catch(() => undefined);

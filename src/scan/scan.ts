@@ -9,7 +9,7 @@ import { compareDiagnostics, compareStrings, type Diagnostic } from "../diagnost
 import { ScanCache, type Previous } from "./cache.js";
 import type { RawTag } from "./engine.js";
 import type { FileResult } from "./file.js";
-import { runTasks } from "./pool.js";
+import { preparePool, runTasks } from "./pool.js";
 import type { FileOutline } from "./spans.js";
 import { Progress } from "./progress.js";
 import { Turns } from "./turns.js";
@@ -305,6 +305,7 @@ export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Pr
   trace("start");
   const scope = { targets: targets.map((t) => [t.root, t.patterns]).sort((a, b) => compareStrings(JSON.stringify(a), JSON.stringify(b))) };
   const cache = openCache(options, scope, targets[0]?.root ?? process.cwd(), options.onlyFiles !== undefined);
+  if (!options.onlyFiles && (!cache || cache.empty)) preparePool(options.parallel);
   // Pre-commit mode matches the named files against the patterns: no walk of the whole tree.
   const { jobs, diagnostics } = options.onlyFiles ? await expandTargetsFor(targets, options.onlyFiles) : await expandTargets(targets, cache ?? undefined);
   return (await collect(jobs, targets, cache, options, diagnostics)).result(started);
@@ -321,6 +322,7 @@ export async function scanPaths(
   trace("start");
   const target: ScanTarget = { project, root: path.resolve(cwd), patterns: [] };
   const cache = openCache(options, { paths: [target.root, paths], ignore: options.ignore ?? true }, commonDirectory(paths.map((p) => path.resolve(cwd, p))), false);
+  if (!cache || cache.empty) preparePool(options.parallel);
   const walkOptions = { allowOutside: options.allowOutside, ignore: options.ignore };
   const { jobs, missing, diagnostics } = await expandPaths(paths, target.root, target, cache ?? undefined, walkOptions);
   const collector = await collect(jobs, [target], cache, options, diagnostics);

@@ -161,13 +161,27 @@ function preferBaselineWasm(): void {
   }
 }
 
+function parserModule(): Promise<typeof import("./file.js")> {
+  if (!fileModule) {
+    preferBaselineWasm();
+    fileModule = import("./file.js");
+  }
+  return fileModule;
+}
+
+/** Loads the parser stack and its runtime ahead of the first file (a pool worker at start). */
+export async function warmUp(): Promise<void> {
+  try {
+    await parserModule();
+    await (await import("./runtime.js")).initRuntime();
+  } catch {
+    // the first parse meets the same failure and reports it
+  }
+}
+
 export async function parsePending(pending: PendingParse): Promise<TaskOutcome> {
   try {
-    if (!fileModule) {
-      preferBaselineWasm();
-      fileModule = import("./file.js");
-    }
-    const result = await (await fileModule).scanFileBuffer(pending.absPath, pending.content);
+    const result = await (await parserModule()).scanFileBuffer(pending.absPath, pending.content);
     return { entry: { ...pending.stamp, hash: pending.hash, result } };
   } catch (err) {
     return { error: `cannot scan file: ${err instanceof Error ? err.message : String(err)}` };

@@ -1,6 +1,6 @@
 // A scan pool worker: batches of files in, their outcomes out, with this thread's own parsers.
 import { parentPort } from "node:worker_threads";
-import { runTask, type FileTask, type TaskOutcome } from "./worker-task.js";
+import { runTask, warmUp, type FileTask, type TaskOutcome } from "./worker-task.js";
 
 export interface BatchRequest {
   id: number;
@@ -15,8 +15,11 @@ export interface BatchReply {
 const port = parentPort;
 if (!port) throw new Error("scan worker: not started as a worker thread");
 
-/** One batch at a time, in arrival order: the read buffer and the parsers are this thread's. */
-let queue: Promise<void> = Promise.resolve();
+/**
+ * One batch at a time, in arrival order: the read buffer and the parsers are this thread's.
+ * First the parser's modules and runtime load, while the main thread still walks the tree.
+ */
+let queue: Promise<void> = warmUp();
 
 port.on("message", (request: BatchRequest) => {
   queue = queue.then(async () => {
