@@ -6,7 +6,7 @@ import path from "node:path";
 import fg from "fast-glob";
 import { afterAll, describe, expect, it } from "vitest";
 import { formatScanOutput } from "../src/scan/output.js";
-import { closePool } from "../src/scan/pool.js";
+import { closePool, POOL_MIN_FILES } from "../src/scan/pool.js";
 import { scan, scanPaths } from "../src/scan/scan.js";
 import type { ScanResult, ScanTarget } from "../src/scan/types.js";
 import { expandTargets, expandTargetsFor } from "../src/scan/walk.js";
@@ -80,6 +80,27 @@ describe("worker pool", () => {
     const sequential = await scan(targets, { knownProjects: ["pool", "other"], parallel: false });
     const pooled = await scan(targets, { knownProjects: ["pool", "other"], parallel: true });
     expect(bytes(pooled)).toBe(bytes(sequential));
+  });
+});
+
+describe("reading while walking", () => {
+  plantMany("big", POOL_MIN_FILES + 600);
+  // The same files again under a link, and one file by a second name: each real file once.
+  symlinkSync(path.join(root, "big/pkg3"), path.join(root, "big/zz-link"));
+  symlinkSync(path.join(root, "big/pkg4/sub4/m4.rs"), path.join(root, "big/zz-file.rs"));
+
+  // speky:speky-ts#TSCAN-WALK-FEED
+  it("gives the sequential output byte for byte once the walk reaches the pool's size", async () => {
+    const dir = path.join(root, "big");
+    const sequential = await scanPaths("pool", ["."], dir, { parallel: false });
+    expect(sequential.stats.files).toBeGreaterThan(POOL_MIN_FILES);
+    expect(bytes(await scanPaths("pool", ["."], dir))).toBe(bytes(sequential));
+    const targets: ScanTarget[] = [
+      { project: "pool", root: dir, patterns: ["."] },
+      { project: "other", root, patterns: ["big/pkg1/**", "big/zz-file.rs"] },
+    ];
+    const options = { knownProjects: ["pool", "other"] };
+    expect(bytes(await scan(targets, options))).toBe(bytes(await scan(targets, { ...options, parallel: false })));
   });
 });
 

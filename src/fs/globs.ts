@@ -206,7 +206,14 @@ export class GlobWalker {
   private recording: { dirs: Map<string, DirStamp>; cacheable: boolean } | null = null;
   private lastYield = performance.now();
 
-  constructor(private readonly cache?: WalkCache) {}
+  /**
+   * @param onFile hears each file as the walk reaches it, before the walk is over (a scan
+   *   starts reading them meanwhile); the outcome's list is what counts.
+   */
+  constructor(
+    private readonly cache?: WalkCache,
+    private readonly onFile?: (file: Reached) => void,
+  ) {}
 
   // speky:speky-ts#WALK-NO-BLOCKING
   private async breathe(): Promise<void> {
@@ -303,7 +310,9 @@ export class GlobWalker {
     const cached = this.cache.lookup(start, key);
     if (cached) {
       // Only walks without links are stored: real paths follow from the start's.
-      return cached.map((abs) => ({ abs, real: startReal + abs.slice(start.length) }));
+      const files = cached.map((abs) => ({ abs, real: startReal + abs.slice(start.length) }));
+      if (this.onFile) files.forEach(this.onFile);
+      return files;
     }
     this.recording = { dirs: new Map(), cacheable: true };
     try {
@@ -396,6 +405,7 @@ export class GlobWalker {
         if (seenFiles.has(item.file.real)) return;
         seenFiles.add(item.file.real);
         out.push(item.file);
+        this.onFile?.(item.file);
       } else {
         if (enteredDirs.has(item.dir.real)) return;
         enteredDirs.add(item.dir.real);
@@ -408,7 +418,10 @@ export class GlobWalker {
       for (const item of items) {
         if (item.link) deferred.push(item);
         else if (linked) await take(item);
-        else if ("file" in item) out.push(item.file);
+        else if ("file" in item) {
+          out.push(item.file);
+          this.onFile?.(item.file);
+        }
         else if (!enteredDirs.has(item.dir.real)) {
           enteredDirs.add(item.dir.real);
           await visit(item.dir);

@@ -17,7 +17,7 @@ const WORKER_FILE = fileURLToPath(
 );
 
 /** Files to read from which the workers read too: below, one thread reads them faster than workers start. */
-const POOL_MIN_FILES = 2000;
+export const POOL_MIN_FILES = 2000;
 /** Bytes to parse (files holding the marker) from which the parse goes to the pool (~0.2 s of parsing). */
 const POOL_MIN_PARSE_BYTES = 512 * 1024;
 const BATCH_FILES = 128;
@@ -87,6 +87,67 @@ class Pool {
     for (let i = this.slots.length - 1; i >= 0; i--) if (!this.slots[i].alive) this.slots.splice(i, 1);
     while (this.slots.length < this.size) this.slots.push(this.spawn());
     if (!this.run) this.rest();
+  }
+
+  /**
+   * A run whose tasks come while the tree is still walked: `push` as files are found (batched
+   * and fed to the workers at once), `end` once the walk is done. It takes its turn like
+   * process(); tasks pushed before then wait in its queue.
+   */
+  stream(onProgress: (done: number) => void): TaskStream {
+    const tasks: FileTask[] = [];
+    const outcomes: TaskOutcome[] = [];
+    let pending: number[] = [];
+    let ended = false;
+    let finished!: () => void;
+    const allDone = new Promise<void>((resolve) => (finished = resolve));
+    const run: Run = {
+      outcomes,
+      queue: [],
+      remaining: 0,
+      onProgress,
+      done: () => {
+        if (ended) finished();
+      },
+    };
+    const previous = this.turn;
+    let release!: () => void;
+    this.turn = new Promise<void>((resolve) => (release = resolve));
+    let started = false;
+    const start = previous.then(() => {
+      this.prepare();
+      clearTimeout(this.idle);
+      this.run = run;
+      started = true;
+      for (const slot of this.slots) {
+        slot.worker.ref();
+        this.feed(slot);
+      }
+    });
+    const flush = () => {
+      if (pending.length === 0) return;
+      run.queue.push(...this.batches(pending, tasks, null));
+      run.remaining = run.queue.length + this.slots.reduce((n, s) => n + s.inFlight.size, 0);
+      pending = [];
+      if (started) for (const slot of this.slots) this.feed(slot);
+    };
+    return {
+      push: (task) => {
+        pending.push(tasks.push(task) - 1);
+        if (pending.length >= BATCH_FILES) flush();
+      },
+      end: async () => {
+        flush();
+        ended = true;
+        await start;
+        if (run.remaining > 0) await allDone;
+        this.run = null;
+        await this.rescue(outcomes, tasks);
+        this.rest();
+        release();
+        return { tasks, outcomes };
+      },
+    };
   }
 
   /** Idle workers don't keep the process alive, and leave after IDLE_MS. */
@@ -180,6 +241,12 @@ class Pool {
   }
 }
 
+export interface TaskStream {
+  push(task: FileTask): void;
+  /** Every task pushed and its outcome, in push order. */
+  end(): Promise<{ tasks: FileTask[]; outcomes: TaskOutcome[] }>;
+}
+
 let shared: Pool | undefined;
 
 function pool(size: number): Pool {
@@ -193,14 +260,11 @@ export function closePool(): void {
   shared = undefined;
 }
 
-/**
- * Starts the workers ahead of a scan that will read a whole tree afresh (no cache to reuse):
- * they load their modules and the parser's runtime while this thread walks. Not for a warm
- * scan: there, booting them would compete with the walk for the cores and then do nothing.
- */
-export function preparePool(parallel: boolean | undefined): void {
-  const size = parallel === true ? Math.max(2, poolSize()) : poolSize();
-  if (parallel !== false && size >= 2 && existsSync(WORKER_FILE)) pool(size).prepare();
+/** A pool run fed while walking (Pool.stream), or null when no pool can run here. */
+export function streamTasks(onProgress: (done: number) => void): TaskStream | null {
+  const size = poolSize();
+  if (size < 2 || !existsSync(WORKER_FILE)) return null;
+  return pool(size).stream(onProgress);
 }
 
 export interface RunOptions {

@@ -9,7 +9,8 @@ import { compareDiagnostics, compareStrings, type Diagnostic } from "../diagnost
 import { ScanCache, type Previous } from "./cache.js";
 import type { RawTag } from "./engine.js";
 import type { FileResult } from "./file.js";
-import { preparePool, runTasks } from "./pool.js";
+import { runTasks } from "./pool.js";
+import { WalkFeed, type Settled } from "./walk-feed.js";
 import type { FileOutline } from "./spans.js";
 import { Progress } from "./progress.js";
 import { Turns } from "./turns.js";
@@ -117,13 +118,40 @@ const outcomeOf = (entry: CacheEntry): Outcome => (entry.result ? { result: entr
  * read (and a parse if it holds the marker). A file that can't be read or scanned is a
  * warning, not the end of the scan.
  */
-async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanOptions): Promise<Outcome[]> {
+async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanOptions, feed: WalkFeed | null): Promise<Outcome[]> {
   trace(`walk: ${jobs.length} files`);
   const turns = new Turns(options.cooperative === true);
   const report = options.onProgress;
   report?.(0, jobs.length);
   if (options.afterWalk) await options.afterWalk(jobs.length);
   const outcomes = new Array<Outcome>(jobs.length);
+  const settle = (i: number, outcome: TaskOutcome, before: Previous | null) => {
+    if ("error" in outcome) {
+      // Kept as a file of the walk, with a stamp no file has: read again next time.
+      cache?.record(jobs[i].absPath, UNREADABLE);
+      outcomes[i] = outcome;
+      return;
+    }
+    // A reuse comes from a cached entry (the hash matched), never without.
+    const entry = "entry" in outcome ? outcome.entry : { ...before!.entry(), ...outcome.reuse };
+    cache?.record(jobs[i].absPath, entry);
+    outcomes[i] = outcomeOf(entry);
+  };
+  let done = 0;
+  let streamed: Map<string, Settled> | null = null;
+  if (feed) {
+    const progress = new Progress(jobs.length);
+    try {
+      streamed = await feed.finish((n) => {
+        progress.add(n);
+        done += n;
+        report?.(done, jobs.length);
+      });
+    } finally {
+      progress.end();
+    }
+    if (streamed) trace("read and parse while walking");
+  }
   const tasks: FileTask[] = [];
   const taskJobs: number[] = [];
   const previous: (Previous | null)[] = [];
@@ -134,6 +162,11 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
       await turns.take();
     }
     const absPath = jobs[i].absPath;
+    const fed = streamed?.get(jobs[i].real);
+    if (fed && fed.absPath === absPath) {
+      settle(i, fed.outcome, null);
+      continue;
+    }
     const found = cache ? cache.unchanged(absPath) : NOT_CACHED;
     if ("result" in found) {
       outcomes[i] = found.result ? { result: found.result } : NO_TAGS;
@@ -144,9 +177,9 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
     taskJobs.push(i);
     previous.push(before);
   }
-  trace(`cache: ${jobs.length - tasks.length} unchanged, ${tasks.length} to read`);
+  trace(`cache: ${jobs.length - tasks.length} unchanged or read, ${tasks.length} to read`);
   const progress = new Progress(tasks.length);
-  let done = jobs.length - tasks.length;
+  done = jobs.length - tasks.length;
   report?.(done, jobs.length);
   const onProgress = (n: number) => {
     progress.add(n);
@@ -159,19 +192,7 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
   } finally {
     progress.end();
   }
-  settled.forEach((outcome, k) => {
-    const i = taskJobs[k];
-    if ("error" in outcome) {
-      // Kept as a file of the walk, with a stamp no file has: read again next time.
-      cache?.record(jobs[i].absPath, UNREADABLE);
-      outcomes[i] = outcome;
-      return;
-    }
-    // A reuse comes from a cached entry (the hash matched), never without.
-    const entry = "entry" in outcome ? outcome.entry : { ...previous[k]!.entry(), ...outcome.reuse };
-    cache?.record(jobs[i].absPath, entry);
-    outcomes[i] = outcomeOf(entry);
-  });
+  settled.forEach((outcome, k) => settle(taskJobs[k], outcome, previous[k]));
   trace("read and parse");
   if (cache) saveLater(cache);
   return outcomes;
@@ -272,10 +293,17 @@ function dedupe(sorted: Diagnostic[]): Diagnostic[] {
   return sorted.filter((d, i) => i === 0 || compareDiagnostics(d, sorted[i - 1]) !== 0);
 }
 
-async function collect(jobs: FileJob[], targets: ScanTarget[], cache: ScanCache | null, options: ScanOptions, walkDiagnostics: Diagnostic[]): Promise<Collector> {
+async function collect(
+  jobs: FileJob[],
+  targets: ScanTarget[],
+  cache: ScanCache | null,
+  options: ScanOptions,
+  walkDiagnostics: Diagnostic[],
+  feed: WalkFeed | null,
+): Promise<Collector> {
   const collector = new Collector(targets, options.knownProjects);
   collector.diagnostics.push(...walkDiagnostics);
-  const outcomes = await scanJobs(jobs, cache, options);
+  const outcomes = await scanJobs(jobs, cache, options, feed);
   jobs.forEach((job, i) => collector.add(job, outcomes[i]));
   return collector;
 }
@@ -299,16 +327,29 @@ function openCache(options: ScanOptions, scope: unknown, base: string, merge: bo
   return cache;
 }
 
+/**
+ * Reading while walking (walk-feed.ts), for a scan that reads every file afresh in one go:
+ * not a cooperative one (a server's, which yields and reports its walk), not a warm one.
+ */
+function feedFor(options: ScanOptions, cache: ScanCache | null): WalkFeed | null {
+  if (options.parallel === false || options.cooperative || options.afterWalk || (cache && !cache.empty)) return null;
+  return new WalkFeed();
+}
+
 /** Scans the targets' code sources; a file matched by several targets is scanned once. */
 export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Promise<ScanResult> {
   const started = performance.now();
   trace("start");
   const scope = { targets: targets.map((t) => [t.root, t.patterns]).sort((a, b) => compareStrings(JSON.stringify(a), JSON.stringify(b))) };
   const cache = openCache(options, scope, targets[0]?.root ?? process.cwd(), options.onlyFiles !== undefined);
-  if (!options.onlyFiles && (!cache || cache.empty)) preparePool(options.parallel);
   // Pre-commit mode matches the named files against the patterns: no walk of the whole tree.
-  const { jobs, diagnostics } = options.onlyFiles ? await expandTargetsFor(targets, options.onlyFiles) : await expandTargets(targets, cache ?? undefined);
-  return (await collect(jobs, targets, cache, options, diagnostics)).result(started);
+  if (options.onlyFiles) {
+    const { jobs, diagnostics } = await expandTargetsFor(targets, options.onlyFiles);
+    return (await collect(jobs, targets, cache, options, diagnostics, null)).result(started);
+  }
+  const feed = feedFor(options, cache);
+  const { jobs, diagnostics } = await expandTargets(targets, cache ?? undefined, feed?.onFile);
+  return (await collect(jobs, targets, cache, options, diagnostics, feed)).result(started);
 }
 
 /** Scans files and directories given directly for one project; paths shown relative to `cwd`. */
@@ -322,10 +363,10 @@ export async function scanPaths(
   trace("start");
   const target: ScanTarget = { project, root: path.resolve(cwd), patterns: [] };
   const cache = openCache(options, { paths: [target.root, paths], ignore: options.ignore ?? true }, commonDirectory(paths.map((p) => path.resolve(cwd, p))), false);
-  if (!cache || cache.empty) preparePool(options.parallel);
   const walkOptions = { allowOutside: options.allowOutside, ignore: options.ignore };
-  const { jobs, missing, diagnostics } = await expandPaths(paths, target.root, target, cache ?? undefined, walkOptions);
-  const collector = await collect(jobs, [target], cache, options, diagnostics);
+  const feed = feedFor(options, cache);
+  const { jobs, missing, diagnostics } = await expandPaths(paths, target.root, target, cache ?? undefined, walkOptions, feed?.onFile);
+  const collector = await collect(jobs, [target], cache, options, diagnostics, feed);
   for (const p of missing) collector.warn(toPosix(p), 0, 0, "no such file or directory");
   return collector.result(started);
 }

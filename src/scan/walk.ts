@@ -7,7 +7,7 @@ import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { compareStrings, type Diagnostic } from "../diagnostics.js";
 import { boundaryFor, type Boundary } from "../fs/boundary.js";
-import { GlobWalker, patternReaches, type GlobProblem, type WalkCache } from "../fs/globs.js";
+import { GlobWalker, patternReaches, type GlobProblem, type Reached, type WalkCache } from "../fs/globs.js";
 import { isIgnoredFile } from "../fs/ignore-rules.js";
 import { languageForPath } from "./languages.js";
 import type { ScanTarget } from "./types.js";
@@ -16,6 +16,8 @@ export type { DirStamp, WalkCache } from "../fs/globs.js";
 
 export interface FileJob {
   absPath: string;
+  /** Its real path: the same file reached twice is one job. */
+  real: string;
   /** Targets whose patterns matched the file, in target order. */
   targets: ScanTarget[];
 }
@@ -35,7 +37,7 @@ class Jobs {
 
   add(absPath: string, real: string, target: ScanTarget): void {
     const job = this.byReal.get(real);
-    if (!job) this.byReal.set(real, { absPath, targets: [target] });
+    if (!job) this.byReal.set(real, { absPath, real, targets: [target] });
     else if (!job.targets.includes(target)) job.targets.push(target);
   }
 
@@ -50,8 +52,8 @@ function diagnosticOf(target: ScanTarget, index: number, problem: GlobProblem): 
 }
 
 /** Each file once, however many targets or patterns match it. */
-export async function expandTargets(targets: ScanTarget[], cache?: WalkCache): Promise<Expanded> {
-  const walker = new GlobWalker(cache);
+export async function expandTargets(targets: ScanTarget[], cache?: WalkCache, onFile?: (file: Reached) => void): Promise<Expanded> {
+  const walker = new GlobWalker(cache, onFile);
   const jobs = new Jobs();
   const diagnostics: Diagnostic[] = [];
   for (const target of targets) {
@@ -118,8 +120,9 @@ export async function expandPaths(
   target: ScanTarget,
   cache?: WalkCache,
   options: PathOptions = {},
+  onFile?: (file: Reached) => void,
 ): Promise<{ jobs: FileJob[]; missing: string[]; diagnostics: Diagnostic[] }> {
-  const walker = new GlobWalker(cache);
+  const walker = new GlobWalker(cache, onFile);
   const jobs = new Jobs();
   const missing: string[] = [];
   const diagnostics: Diagnostic[] = [];
