@@ -15,6 +15,8 @@ function escapeChar(ch: string): string {
   return escapeControl(ch);
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Number of characters (code points) of a string. */
 export function characterCount(value: string): number {
   let n = 0;
@@ -37,6 +39,8 @@ export function characterCount(value: string): number {
  */
 // speky:speky-ts#INSTALL-QUOTE
 export function quote(value: string, max = QUOTE_MAX): string {
+  // Printable ASCII needs no escape: the common case (every item's label quotes its ID) at once.
+  if (value.length <= max && PRINTABLE_ASCII.test(value)) return `'${value}'`;
   let out = "";
   let shown = 0;
   for (const ch of value) {
