@@ -3,32 +3,15 @@
 // byte: for every scan fixture of every language, and for real files nobody here wrote
 // (node_modules, Python's standard library, the JDK's sources, C files) with tags planted at
 // seeded places in their first half (where a prefix pays) and above their definitions.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { jdkSources } from "../src/bench/machine-sources.js";
 import { scanText, scanTextPrefix } from "../src/scan/engine.js";
 import { languageForPath } from "../src/scan/languages.js";
-import { REPO } from "./scan-helpers.js";
+import { filesUnder, REPO } from "./scan-helpers.js";
 
 const T = "speky" + ":";
-
-function filesUnder(dir: string, keep: (file: string) => boolean, limit: number, out: string[] = []): string[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir).sort();
-  } catch {
-    return out;
-  }
-  for (const name of entries) {
-    if (out.length >= limit) break;
-    const file = path.join(dir, name);
-    const st = statSync(file, { throwIfNoEntry: false });
-    if (st?.isDirectory()) filesUnder(file, keep, limit, out);
-    else if (st?.isFile() && st.size > 200 && st.size < 60_000 && keep(file)) out.push(file);
-  }
-  return out;
-}
 
 interface Tally {
   cases: number;
@@ -93,12 +76,12 @@ describe("a prefix parse, when trusted, answers as the whole file's parse", () =
   // speky:speky-ts#TSCAN-PREFIX
   it("for real files with tags planted at seeded places of their first half", async () => {
     const sources = [
-      ...filesUnder(path.join(REPO, "node_modules/zod"), (f) => /\.(?:js|ts)$/.test(f), 60),
-      ...filesUnder(path.join(REPO, "node_modules/yaml/dist"), (f) => f.endsWith(".js"), 40),
-      ...filesUnder(path.join(REPO, "node_modules/@modelcontextprotocol/sdk/dist/esm"), (f) => f.endsWith(".js"), 40),
-      ...filesUnder(path.join(REPO, "node_modules"), (f) => f.endsWith(".c"), 20),
-      ...filesUnder("/usr/lib/python3.11", (f) => f.endsWith(".py"), 80),
-      ...jdkSources("java.base/java/util", "speky-test-jdk").flatMap((d) => filesUnder(d, (f) => f.endsWith(".java"), 80)),
+      ...filesUnder(path.join(REPO, "node_modules/zod"), (f) => /\.(?:js|ts)$/.test(f), 60, 200),
+      ...filesUnder(path.join(REPO, "node_modules/yaml/dist"), (f) => f.endsWith(".js"), 40, 200),
+      ...filesUnder(path.join(REPO, "node_modules/@modelcontextprotocol/sdk/dist/esm"), (f) => f.endsWith(".js"), 40, 200),
+      ...filesUnder(path.join(REPO, "node_modules"), (f) => f.endsWith(".c"), 20, 200),
+      ...filesUnder("/usr/lib/python3.11", (f) => f.endsWith(".py"), 80, 200),
+      ...jdkSources("java.base/java/util", "speky-test-jdk").flatMap((d) => filesUnder(d, (f) => f.endsWith(".java"), 80, 200)),
     ];
     expect(sources.length).toBeGreaterThan(150);
     const anywhere = { cases: 0, prefixed: 0 };

@@ -2,32 +2,15 @@
 // query over the whole tree, for every file: each fixture of every language, and real files
 // nobody here wrote (node_modules, Python's standard library, C headers) with tags planted at
 // many places (above lines, inside bodies, at the end), chosen by a seeded generator.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { scanTextWith } from "../src/scan/engine.js";
 import { languageForPath } from "../src/scan/languages.js";
 import { loadLanguage } from "../src/scan/runtime.js";
-import { REPO } from "./scan-helpers.js";
+import { filesUnder, REPO } from "./scan-helpers.js";
 
 const T = "speky" + ":";
-
-function filesUnder(dir: string, keep: (file: string) => boolean, limit: number, out: string[] = []): string[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir).sort();
-  } catch {
-    return out;
-  }
-  for (const name of entries) {
-    if (out.length >= limit) break;
-    const file = path.join(dir, name);
-    const st = statSync(file, { throwIfNoEntry: false });
-    if (st?.isDirectory()) filesUnder(file, keep, limit, out);
-    else if (st?.isFile() && st.size < 60_000 && keep(file)) out.push(file);
-  }
-  return out;
-}
 
 /** Both ways, for one text: the same tags, diagnostics and outline. */
 async function expectSame(file: string, text: string): Promise<number> {
