@@ -2,7 +2,7 @@
 // tests (the issue measured 250,000: docs/security.md), resources/list is paged with MCP cursors
 // and the list tools answer a bounded first page with nextCursor; following the cursors gives
 // every item exactly once. The server is the real binary, its peak memory measured.
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectMeasured, MAX_RSS_MB, type MeasuredSession } from "./support/measured.js";
@@ -11,6 +11,8 @@ import { tempDir } from "./support/process.js";
 const REQUIREMENTS = 100_000;
 const TESTS = 10_000;
 const PER_FILE = 20_000;
+/** Code references of one requirement, and loader warnings: more than a page (DEFAULT_PAGE_ITEMS). */
+const MANY = 6000;
 /** 1 MiB of items, in structuredContent and once more in the text block, and the envelope. */
 const MAX_ANSWER_CHARS = 2.5 * 1024 * 1024;
 
@@ -28,9 +30,17 @@ function bigProject(): string {
   const tests = ["kind: tests", "category: big", "tests:"];
   for (let i = 0; i < TESTS; i++) {
     tests.push(`  - id: T-${String(i).padStart(6, "0")}`, `    long: Check ${i}.`, `    ref: [${rid(i * 10)}]`, "    steps:", `      - action: do ${i}`);
+    // One loader warning per test, for get_status's problems.
+    if (i < MANY) tests.push("    owner: nobody");
   }
   writeFileSync(path.join(dir, "tests.yaml"), tests.join("\n") + "\n");
-  writeFileSync(path.join(dir, "speky.yaml"), "kind: project\nname: big\nfiles:\n  - reqs*.yaml\n  - tests.yaml\n");
+  // One requirement tagged MANY times, for get_requirement's code references.
+  mkdirSync(path.join(dir, "src"));
+  writeFileSync(path.join(dir, "src", "tags.py"), Array.from({ length: MANY }, () => `# speky:big#${rid(1)}\n`).join(""));
+  writeFileSync(
+    path.join(dir, "speky.yaml"),
+    "kind: project\nname: big\nfiles:\n  - reqs*.yaml\n  - tests.yaml\ncode_sources:\n  - src/*.py\n",
+  );
   return dir;
 }
 
@@ -94,5 +104,41 @@ describe("on 100,000 requirements", () => {
     expect(new Set(ids).size).toBe(REQUIREMENTS);
     expect(ids[0]).toBe(rid(0));
     expect(ids[ids.length - 1]).toBe(rid(REQUIREMENTS - 1));
+  });
+
+  // speky:speky-ts#TMEM-DETAILS-PAGED
+  it("pages an item's code references and get_status's problems, and its resource gives the first page", async () => {
+    const options = { timeout: 120_000 };
+    const first = await session.client.callTool({ name: "get_requirement", arguments: { id: rid(1) } }, undefined, options);
+    const page = first.structuredContent as { id: string; code_references: { line: number }[]; nextCursor: string };
+    expect(page.id).toBe(rid(1));
+    expect(page.code_references).toHaveLength(5000);
+    const rest = await session.client.callTool({ name: "get_requirement", arguments: { id: rid(1), cursor: page.nextCursor } });
+    const last = rest.structuredContent as { code_references: { line: number }[]; nextCursor?: string };
+    expect(last).not.toHaveProperty("nextCursor");
+    expect([...page.code_references, ...last.code_references].map((r) => r.line)).toEqual(Array.from({ length: MANY }, (_, i) => i + 1));
+
+    const resource = await session.client.readResource({ uri: `speky://requirement/${rid(1)}` });
+    const read = JSON.parse((resource.contents[0] as { text: string }).text) as typeof page;
+    expect(read).toEqual(page);
+    expect(JSON.stringify(resource).length).toBeLessThan(MAX_ANSWER_CHARS);
+
+    // Untagged: the answer as it always was, without code_references or cursor.
+    const plain = (await session.client.callTool({ name: "get_requirement", arguments: { id: rid(2) } })).structuredContent;
+    expect(Object.keys(plain!)).toEqual(["id", "category", "long", "source_file", "short", "tags"]);
+
+    const status = (await session.client.callTool({ name: "get_status", arguments: {} })).structuredContent as {
+      problems: { message: string }[];
+      nextCursor: string;
+      requirements: number;
+    };
+    expect(status.requirements).toBe(REQUIREMENTS);
+    expect(status.problems).toHaveLength(5000);
+    expect(status.problems[0].message).toMatch(/unknown field 'owner'/);
+    const more = (await session.client.callTool({ name: "get_status", arguments: { cursor: status.nextCursor } })).structuredContent as {
+      problems: unknown[];
+    };
+    expect(more.problems).toHaveLength(MANY - 5000);
+    expect(more).not.toHaveProperty("nextCursor");
   });
 });

@@ -74,6 +74,7 @@ export const MAX_PAGE_CHARS = 1024 * 1024;
 
 const digest = (text: string) => createHash("sha256").update(text).digest("base64url").slice(0, 16);
 
+// speky:speky-ts#MEM-LAZY-PAGES
 /**
  * A list field whose items are shaped only when a page (or a whole answer) needs them: on
  * 250,000 requirements a shaped list is ~40 MB of objects, its source ~2 MB of references.
@@ -218,7 +219,8 @@ export function pageOf(
     offset = cursor.o;
   }
   const size = request.limit ?? defaultLimit ?? DEFAULT_PAGE_ITEMS;
-  if (offset === 0 && size >= total && full.fits()) return { whole: true };
+  // Nothing to cut (an item's details without code references): whole, however long its texts.
+  if (offset === 0 && (total === 0 || (size >= total && full.fits()))) return { whole: true };
 
   // The page's items, shaped once: to measure them and to answer them.
   const items: unknown[] = [];
@@ -245,7 +247,8 @@ export function pageOf(
   // In the whole answer's key order, as the whole answer would have it.
   const page: Record<string, unknown> = {};
   for (const key of Object.keys(structured)) page[key] = windows.get(key) ?? structured[key];
-  for (const [f, window] of windows) page[f] = window;
+  // A list the whole answer leaves out (optional and empty) stays out of its pages.
+  for (const [f, window] of windows) if (f in structured || window.length > 0) page[f] = window;
   if (end < total) page.nextCursor = encodeCursor({ o: end, q: queryDigest, a: full.digest() });
   return { structured: page };
 }

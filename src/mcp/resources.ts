@@ -6,6 +6,7 @@ import { ErrorCode, ListResourcesRequestSchema, McpError, type ReadResourceResul
 import { createHash } from "node:crypto";
 import type { Model } from "../model/model.js";
 import type { Item } from "../spec/types.js";
+import { Listing, materialize, pageOf } from "./paging.js";
 import { ToolError } from "./tool.js";
 import { getRequirement } from "./tools/get-requirement.js";
 import { getTest } from "./tools/get-test.js";
@@ -65,9 +66,19 @@ function listed(kind: Kind, item: Item) {
   };
 }
 
+/**
+ * The details as get_<kind> answers them without paging: with the first page of code
+ * references and the tool's nextCursor when there are more (pass it to get_<kind>).
+ */
+function detailsText(kind: Kind, model: Model, id: string): string {
+  const full = new Listing(kind.details(model, id) as unknown as Record<string, unknown>);
+  const cut = pageOf(`get_${kind.name}`, { id }, full, ["code_references"], {});
+  return JSON.stringify("whole" in cut ? materialize(full.structured) : cut.structured);
+}
+
 function read(kind: Kind, model: Model, uri: URL, id: string, meta?: Record<string, string>): ReadResourceResult {
   try {
-    const text = JSON.stringify(kind.details(model, id));
+    const text = detailsText(kind, model, id);
     return { contents: [{ uri: uri.href, mimeType: "application/json", text }], ...(meta ? { _meta: meta } : {}) };
   } catch (error) {
     if (error instanceof ToolError) throw new ResourceNotFound(error.message, { uri: uri.href });

@@ -7,6 +7,7 @@
 /** Longest string shared through the pool: longer ones are texts, rarely repeated. */
 const SHARED_MAX = 64;
 
+// speky:speky-ts#MEM-MODEL
 /** A copy of `s` that holds no reference to the text it was cut from. */
 export function ownString(s: string): string {
   // A JSON round trip is the cheapest way to a fresh flat string (measured against Buffer,

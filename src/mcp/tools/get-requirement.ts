@@ -12,6 +12,7 @@ import {
   type Oneliner,
   type RequirementCodeRef,
 } from "../shapes.js";
+import { lazy } from "../paging.js";
 import { defineTool } from "../tool.js";
 
 export interface RequirementDetails {
@@ -42,7 +43,10 @@ export function getRequirement(model: Model, id: string): RequirementDetails {
   withOptional(details, "referenced_by", sortedOneliners(model.referencedBy.get(id) ?? []));
   withOptional(details, "tested_by", sortedOneliners(model.testedBy.get(id) ?? []));
   withOptional(details, "comments", (model.commentsAbout.get(id) ?? []).map(comment));
-  withOptional(details, "code_references", (model.codeReferencesById.get(id) ?? []).map(requirementCodeRef));
+  // speky:speky-ts#MEM-DETAILS-PAGED
+  // Lazy, and paged like the list tools: a requirement may be tagged in thousands of places.
+  const refs = model.codeReferencesById.get(id) ?? [];
+  if (refs.length > 0) details.code_references = lazy(refs, requirementCodeRef);
   return details;
 }
 
@@ -70,5 +74,6 @@ export const getRequirementTool = defineTool({
     comments: z.array(schema.comment).optional(),
     code_references: z.array(schema.requirementCodeRef).optional().describe("Code tagged with this ID"),
   },
+  pages: ["code_references"],
   run: (model, { id }) => ({ ...getRequirement(model, id) }),
 });

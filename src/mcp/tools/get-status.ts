@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { statusOf } from "../../live/live-model.js";
 import * as schema from "../schemas.js";
+import { lazy } from "../paging.js";
 import { defineTool } from "../tool.js";
+
+const same = <T>(x: T) => x;
 
 export const getStatusTool = defineTool({
   name: "get_status",
@@ -32,9 +35,11 @@ export const getStatusTool = defineTool({
           "tools that report code references wait for it",
       ),
   },
+  // A load may report a problem per item: paged like list_problems.
+  pages: ["problems"],
   live: true,
   run: (_model, _args, state) => {
     const { loaded_at, ...counts } = statusOf(state);
-    return { loaded_at, stale: state.stale, ...counts };
+    return { loaded_at, stale: state.stale, ...counts, problems: lazy(counts.problems, same) };
   },
 });

@@ -14,6 +14,7 @@ import {
   type Oneliner,
   type TestCodeRef,
 } from "../shapes.js";
+import { lazy } from "../paging.js";
 import { defineTool } from "../tool.js";
 
 export interface TestDetails {
@@ -45,7 +46,9 @@ export function getTest(model: Model, id: string): TestDetails {
   withOptional(details, "initial", test.initial);
   withOptional(details, "prereq", sortedOneliners(itemsNamed(model.byId, test.prereq)));
   withOptional(details, "comments", (model.commentsAbout.get(id) ?? []).map(comment));
-  withOptional(details, "code_references", (model.codeReferencesById.get(id) ?? []).map(testCodeRef));
+  // Lazy, and paged like the list tools: a test may be tagged in thousands of places.
+  const refs = model.codeReferencesById.get(id) ?? [];
+  if (refs.length > 0) details.code_references = lazy(refs, testCodeRef);
   return details;
 }
 
@@ -71,5 +74,6 @@ export const getTestTool = defineTool({
     comments: z.array(schema.comment).optional(),
     code_references: z.array(schema.testCodeRef).optional().describe("Code tagged with this ID"),
   },
+  pages: ["code_references"],
   run: (model, { id }) => ({ ...getTest(model, id) }),
 });
