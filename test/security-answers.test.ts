@@ -86,6 +86,45 @@ describe("on 100,000 requirements", () => {
     expect(tags.structuredContent).not.toHaveProperty("nextCursor");
   });
 
+  it("follows every list tool's cursors with a small and a huge limit, each page bounded", async () => {
+    const lists: Record<string, string[]> = {
+      search_requirements: ["requirements"],
+      test_plan_coverage: ["no_test_plan", "manual_test_plan", "partially_manual_test_plan", "automated_test_plan"],
+      least_tested_requirements: ["requirements"],
+      list_all_ids: ["requirements", "tests"],
+      search_tests: ["tests"],
+      search_text: ["results"],
+    };
+    const totals: Record<string, number> = {
+      search_requirements: REQUIREMENTS,
+      test_plan_coverage: REQUIREMENTS,
+      least_tested_requirements: REQUIREMENTS,
+      list_all_ids: REQUIREMENTS + TESTS,
+      search_tests: TESTS,
+      search_text: REQUIREMENTS + TESTS,
+    };
+    for (const [name, fields] of Object.entries(lists)) {
+      const args = name === "search_text" ? { query: "requirement number check" } : {};
+      for (const limit of [2000, 1e9]) {
+        let cursor: string | undefined;
+        let items = 0;
+        for (let pages = 0; pages < 1000; pages++) {
+          const answer = await session.client.callTool(
+            { name, arguments: { ...args, limit, ...(cursor === undefined ? {} : { cursor }) } },
+            undefined,
+            { timeout: 120_000 },
+          );
+          expect(JSON.stringify(answer).length, name).toBeLessThan(MAX_ANSWER_CHARS);
+          const page = answer.structuredContent as Record<string, unknown[]> & { nextCursor?: string };
+          for (const field of fields) items += page[field].length;
+          cursor = page.nextCursor;
+          if (cursor === undefined) break;
+        }
+        expect(items, `${name} limit ${limit}`).toBe(totals[name]);
+      }
+    }
+  }, 300_000);
+
   it("gives every requirement once through search_requirements' cursors", async () => {
     const ids: string[] = [];
     let cursor: string | undefined;

@@ -88,16 +88,21 @@ function specIndex(specs: SpecSet): SpecIndex {
   const commentsAbout = new Map<string, Comment[]>();
   const tags = new Map<string, Requirement[]>();
 
-  for (const req of specs.requirements) {
+  // Index loops: iterators over every item's lists were tens of MB of garbage on 250,000 items.
+  for (let i = 0; i < specs.requirements.length; i++) {
+    const req = specs.requirements[i];
     byId.set(req.id, req);
     groupInto(requirementsByCategory, req.category, req);
-    for (const target of req.ref) groupInto(referencedBy, target, req);
-    for (const tag of distinct(req.tags)) groupInto(tags, tag, req);
+    for (let j = 0; j < req.ref.length; j++) groupInto(referencedBy, req.ref[j], req);
+    const tagged = distinct(req.tags);
+    for (let j = 0; j < tagged.length; j++) groupInto(tags, tagged[j], req);
   }
-  for (const test of specs.tests) {
+  for (let i = 0; i < specs.tests.length; i++) {
+    const test = specs.tests[i];
     byId.set(test.id, test);
     groupInto(testsByCategory, test.category, test);
-    for (const target of distinct(test.ref)) groupInto(testedBy, target, test);
+    const tested = distinct(test.ref);
+    for (let j = 0; j < tested.length; j++) groupInto(testedBy, tested[j], test);
   }
   for (const comment of specs.comments) groupInto(commentsAbout, comment.about, comment);
   const index: SpecIndex = {
@@ -149,7 +154,7 @@ export function buildModel(specs: SpecSet, scan: ScanResult | null = null): Mode
 
 /** A test is automated when one of its code references is an automated test. */
 export function isAutomated(model: Model, testId: string): boolean {
-  return (model.codeReferencesById.get(testId) ?? []).some((r) => r.is_test);
+  return model.codeReferencesById.get(testId)?.some((r) => r.is_test) ?? false;
 }
 
 export type CoverageBucket = "no_test_plan" | "manual_test_plan" | "partially_manual_test_plan" | "automated_test_plan";

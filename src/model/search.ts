@@ -59,59 +59,56 @@ function fieldsOf(item: Item): [keyof typeof WEIGHTS, string][] {
   return fields;
 }
 
-/** A growable typed array: postings are appended before their count is known. */
-class Column<T extends Uint32Array | Float32Array> {
-  length = 0;
-  constructor(public data: T) {}
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new (this.data.constructor as new (n: number) => T)(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
+/** Each term of a document with its weighted frequency, in first-seen order, and its number of words. */
+function countTerms(item: Item): { counts: Map<string, number>; length: number } {
+  const counts = new Map<string, number>();
+  let length = 0;
+  for (const [field, text] of fieldsOf(item)) {
+    for (const term of tokenize(text)) {
+      counts.set(term, (counts.get(term) ?? 0) + WEIGHTS[field]);
+      length++;
     }
-    this.data[this.length++] = value;
   }
+  return { counts, length };
 }
 
+/**
+ * Two passes over the documents, tokenizing each twice: the first sizes the postings, the
+ * second fills them in place, so the index never holds a growing or second copy of them.
+ */
 function buildIndex(model: Model): Index {
   const items = [...model.byId.values()];
   const lengths = new Uint32Array(items.length);
   const terms = new Map<string, number>();
-  // Postings in document order first (term, weight), then grouped by term below.
-  const termOf = new Column(new Uint32Array(1024));
-  const weightOf = new Column(new Float32Array(1024));
-  const docOf = new Column(new Uint32Array(1024));
+  let frequencies = new Uint32Array(1024);
   let total = 0;
-  items.forEach((item, doc) => {
-    const counts = new Map<string, number>();
-    let length = 0;
-    for (const [field, text] of fieldsOf(item)) {
-      for (const term of tokenize(text)) {
-        counts.set(term, (counts.get(term) ?? 0) + WEIGHTS[field]);
-        length++;
-      }
-    }
-    for (const [term, weight] of counts) {
+  for (let doc = 0; doc < items.length; doc++) {
+    const { counts, length } = countTerms(items[doc]);
+    lengths[doc] = length;
+    total += length;
+    for (const term of counts.keys()) {
       let t = terms.get(term);
       // A term is kept as a string of its own, not as a view into the text it was found in.
       if (t === undefined) terms.set(ownString(term), (t = terms.size));
-      termOf.push(t);
-      weightOf.push(weight);
-      docOf.push(doc);
+      if (t === frequencies.length) {
+        const grown = new Uint32Array(frequencies.length * 2);
+        grown.set(frequencies);
+        frequencies = grown;
+      }
+      frequencies[t]++;
     }
-    lengths[doc] = length;
-    total += length;
-  });
+  }
   const start = new Uint32Array(terms.size + 1);
-  for (let i = 0; i < termOf.length; i++) start[termOf.data[i] + 1]++;
-  for (let t = 0; t < terms.size; t++) start[t + 1] += start[t];
+  for (let t = 0; t < terms.size; t++) start[t + 1] = start[t] + frequencies[t];
   const next = start.slice(0, terms.size);
-  const docs = new Uint32Array(termOf.length);
-  const weights = new Float32Array(termOf.length);
-  for (let i = 0; i < termOf.length; i++) {
-    const at = next[termOf.data[i]]++;
-    docs[at] = docOf.data[i];
-    weights[at] = weightOf.data[i];
+  const docs = new Uint32Array(start[terms.size]);
+  const weights = new Float32Array(start[terms.size]);
+  for (let doc = 0; doc < items.length; doc++) {
+    for (const [term, weight] of countTerms(items[doc]).counts) {
+      const at = next[terms.get(term)!]++;
+      docs[at] = doc;
+      weights[at] = weight;
+    }
   }
   return { items, lengths, terms, start, docs, weights, averageLength: total / Math.max(1, items.length) };
 }

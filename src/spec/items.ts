@@ -32,7 +32,7 @@ export function readItemsFile(root: SMap, kind: "requirements" | "tests", ctx: F
     const long = ownString((f.long as string | undefined) ?? "");
     const ref = sharedList(strings, f.ref);
     if (kind === "requirements") {
-      const tags = sharedList(strings, f.tags);
+      const tags = f.tags === undefined || (f.tags as string[]).length === 0 ? NONE : strings.sharedList(f.tags as string[]);
       const r: Requirement = { kind: "requirement", id, category, long, tags, ref, ...origin, loc };
       // Optional fields are set only when given, so that absent ones stay absent (not undefined).
       if (f.short !== undefined) r.short = ownString(f.short as string);

@@ -18,6 +18,7 @@ export function ownString(s: string): string {
 /** One load's pool of repeated strings; dropped with the loader. */
 export class StringPool {
   private readonly pool = new Map<string, string>();
+  private readonly lists = new Map<string, string[]>();
 
   /** `s` as an own string, the same one for every equal value. */
   shared(s: string): string {
@@ -29,5 +30,19 @@ export class StringPool {
 
   sharedAll(list: readonly string[]): string[] {
     return list.map((s) => this.shared(s));
+  }
+
+  /**
+   * A list of shared strings, itself shared by every equal list (loaded data is frozen):
+   * tags repeat as whole lists ([area:io, priority-1]) across thousands of requirements.
+   */
+  sharedList(list: readonly string[]): string[] {
+    const key = list.join("\0");
+    let kept = this.lists.get(key);
+    if (kept !== undefined && kept.length === list.length && kept.every((s, i) => s === list[i])) return kept;
+    kept = this.sharedAll(list);
+    // The pool is dropped with the load, and the key with it.
+    if (key.length <= SHARED_MAX) this.lists.set(key, kept);
+    return kept;
   }
 }

@@ -4,7 +4,7 @@ import { requirementsMatching } from "../filters.js";
 import * as schema from "../schemas.js";
 import type { Requirement } from "../../spec/types.js";
 import { lazy } from "../paging.js";
-import { brief, uniqueSorted, type Brief } from "../shapes.js";
+import { uniqueSorted, withOptional, type Brief } from "../shapes.js";
 import { defineTool } from "../tool.js";
 
 export interface TestedRequirement extends Brief {
@@ -13,12 +13,13 @@ export interface TestedRequirement extends Brief {
 }
 
 function tested(model: Model, req: Requirement): TestedRequirement {
-  const tests = model.testedBy.get(req.id) ?? [];
-  return {
-    ...brief(req),
-    test_plans: tests.length,
-    automated_test_plans: tests.filter((t) => isAutomated(model, t.id)).length,
-  };
+  // Built field by field in brief's order (a spread of brief's object made a slow copy per entry).
+  const entry = withOptional({ id: req.id, category: req.category } as TestedRequirement, "short", req.short);
+  const tests = model.testedBy.get(req.id);
+  entry.test_plans = tests?.length ?? 0;
+  entry.automated_test_plans = 0;
+  for (let j = 0; j < (tests?.length ?? 0); j++) if (isAutomated(model, tests![j].id)) entry.automated_test_plans++;
+  return entry;
 }
 
 /** The ranking, over the model's requirements: entries are shaped per page (paging.ts). */
@@ -27,11 +28,12 @@ export function leastTested(model: Model, tag?: string, category?: string, count
   const byId = uniqueSorted(requirementsMatching(model, tag, category));
   const plans = new Int32Array(byId.length);
   const automated = new Int32Array(byId.length);
-  byId.forEach((req, i) => {
-    const tests = model.testedBy.get(req.id) ?? [];
+  for (let i = 0; i < byId.length; i++) {
+    const tests = model.testedBy.get(byId[i].id);
+    if (tests === undefined) continue;
     plans[i] = tests.length;
-    automated[i] = tests.filter((t) => isAutomated(model, t.id)).length;
-  });
+    for (let j = 0; j < tests.length; j++) if (isAutomated(model, tests[j].id)) automated[i]++;
+  }
   const order = Array.from(byId, (_, i) => i).sort((a, b) => plans[a] - plans[b] || automated[a] - automated[b] || a - b);
   // The contract ignores a count that is not a positive integer rather than rejecting it.
   const kept = count !== undefined && Number.isInteger(count) && count > 0 ? order.slice(0, count) : order;
