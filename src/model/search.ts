@@ -27,8 +27,13 @@ interface Index {
   terms: Map<string, number>;
   start: Uint32Array;
   docs: Uint32Array;
-  /** Sums of field weights (multiples of 0.5): exact in a float32. */
-  weights: Float32Array;
+  /**
+   * Sums of field weights, times `scale`'s inverse: twice the weight (an integer, as weights
+   * are multiples of 0.5) in 16 bits when every one fits, else the weight itself in a float32
+   * (exact for these sums either way).
+   */
+  weights: Uint16Array | Float32Array;
+  scale: number;
   averageLength: number;
 }
 
@@ -82,11 +87,15 @@ function buildIndex(model: Model): Index {
   const terms = new Map<string, number>();
   let frequencies = new Uint32Array(1024);
   let total = 0;
+  let heaviest = 0;
+  let halvesExact = true;
   for (let doc = 0; doc < items.length; doc++) {
     const { counts, length } = countTerms(items[doc]);
     lengths[doc] = length;
     total += length;
-    for (const term of counts.keys()) {
+    for (const [term, weight] of counts) {
+      heaviest = Math.max(heaviest, weight);
+      halvesExact &&= Number.isInteger(weight * 2);
       let t = terms.get(term);
       // A term is kept as a string of its own, not as a view into the text it was found in.
       if (t === undefined) terms.set(ownString(term), (t = terms.size));
@@ -102,15 +111,16 @@ function buildIndex(model: Model): Index {
   for (let t = 0; t < terms.size; t++) start[t + 1] = start[t] + frequencies[t];
   const next = start.slice(0, terms.size);
   const docs = new Uint32Array(start[terms.size]);
-  const weights = new Float32Array(start[terms.size]);
+  const halves = halvesExact && heaviest * 2 <= 0xffff;
+  const weights = halves ? new Uint16Array(start[terms.size]) : new Float32Array(start[terms.size]);
   for (let doc = 0; doc < items.length; doc++) {
     for (const [term, weight] of countTerms(items[doc]).counts) {
       const at = next[terms.get(term)!]++;
       docs[at] = doc;
-      weights[at] = weight;
+      weights[at] = halves ? weight * 2 : weight;
     }
   }
-  return { items, lengths, terms, start, docs, weights, averageLength: total / Math.max(1, items.length) };
+  return { items, lengths, terms, start, docs, weights, scale: halves ? 0.5 : 1, averageLength: total / Math.max(1, items.length) };
 }
 
 // Per spec set: a scan that brings code references leaves the text to search unchanged.
@@ -153,7 +163,7 @@ function rank(model: Model, query: string, kind?: Item["kind"]): Ranked {
       const factor = term === alternatives[0] ? 1 : PREFIX_FACTOR;
       for (let p = index.start[t]; p < index.start[t + 1]; p++) {
         const doc = index.docs[p];
-        const tf = index.weights[p];
+        const tf = index.weights[p] * index.scale;
         const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + (B * index.lengths[doc]) / index.averageLength));
         if (best[doc] === 0) touched.push(doc);
         best[doc] = Math.max(best[doc], idf * norm * factor);
