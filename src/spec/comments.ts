@@ -95,7 +95,7 @@ function addComment(ctx: FileContext, f: Fields, at: Pos, aboutAt: Pos): void {
   const text = (name: string) => (f[name] as string | undefined) ?? "";
   const { strings } = ctx.out;
   ctx.out.comments.push({
-    about: strings.shared(text("about")),
+    about: ownString(text("about")),
     date: strings.shared(text("date")),
     from: strings.shared(text("from")),
     text: ownString(text("text")),

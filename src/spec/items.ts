@@ -27,10 +27,12 @@ export function readItemsFile(root: SMap, kind: "requirements" | "tests", ctx: F
     const entry = readEntry(node, i, itemSpec, ctx);
     if (!entry) return;
     const { map, fields: f, label } = entry;
-    const id = strings.shared(entry.id);
+    // IDs are unique, and the IDs a list names mostly so: copied, not pooled (a pool of every
+    // ID was a 300,000-entry Map built and dropped by every load).
+    const id = ownString(entry.id);
     const loc = locate(ctx, map);
     const long = ownString((f.long as string | undefined) ?? "");
-    const ref = sharedList(strings, f.ref);
+    const ref = ownList(f.ref);
     if (kind === "requirements") {
       const tags = f.tags === undefined || (f.tags as string[]).length === 0 ? NONE : strings.sharedList(f.tags as string[]);
       const r: Requirement = { kind: "requirement", id, category, long, tags, ref, ...origin, loc };
@@ -41,7 +43,7 @@ export function readItemsFile(root: SMap, kind: "requirements" | "tests", ctx: F
       ctx.out.items.push(r);
       collectReferences(ctx, map, "ref");
     } else {
-      const prereq = sharedList(strings, f.prereq);
+      const prereq = ownList(f.prereq);
       const steps = readSteps(f.steps as { items: SNode[] } | undefined, label, ctx);
       const t: Test = { kind: "test", id, category, long, ref, prereq, steps, ...origin, loc };
       if (f.short !== undefined) t.short = ownString(f.short as string);
@@ -53,9 +55,9 @@ export function readItemsFile(root: SMap, kind: "requirements" | "tests", ctx: F
   });
 }
 
-/** A list of IDs or tags as the model keeps it: shared strings, or the shared empty list. */
-function sharedList(strings: StringPool, list: unknown): string[] {
-  return list === undefined || (list as string[]).length === 0 ? NONE : strings.sharedAll(list as string[]);
+/** A list of IDs as the model keeps it: own strings, or the shared empty list. */
+function ownList(list: unknown): string[] {
+  return list === undefined || (list as string[]).length === 0 ? NONE : (list as string[]).map(ownString);
 }
 
 function ownProperties(strings: StringPool, properties: Record<string, string | number>): Record<string, string | number> {

@@ -2,7 +2,8 @@
 // view into its parent, so a short title sliced out of a spec file kept the whole file's text
 // alive for as long as the model lived (61 MB of text for 250,000 requirements), and the same
 // tag written 60,000 times was 60,000 strings. Values are copied out of the text once read;
-// the ones that repeat (IDs named by refs, categories, tags, property values) are shared.
+// the ones that repeat (categories, tags and lists of tags, property values, comment dates and
+// authors) are shared.
 
 /** Longest string shared through the pool: longer ones are texts, rarely repeated. */
 const SHARED_MAX = 64;
