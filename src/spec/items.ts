@@ -22,7 +22,7 @@ export function readItemsFile(root: SMap, kind: "requirements" | "tests", ctx: F
   const category = strings.shared((file.category as string | undefined) ?? "");
   const list = file[kind] as { items: SNode[] } | undefined;
   const itemSpec = kind === "requirements" ? REQUIREMENT : TEST;
-  const origin = { source_file: ctx.file, project: ctx.project };
+  const { file: source_file, project } = ctx;
   list?.items.forEach((node, i) => {
     const entry = readEntry(node, i, itemSpec, ctx);
     if (!entry) return;
@@ -35,7 +35,7 @@ export function readItemsFile(root: SMap, kind: "requirements" | "tests", ctx: F
     const ref = ownList(f.ref);
     if (kind === "requirements") {
       const tags = f.tags === undefined || (f.tags as string[]).length === 0 ? NONE : strings.sharedList(f.tags as string[]);
-      const r: Requirement = { kind: "requirement", id, category, long, tags, ref, ...origin, loc };
+      const r: Requirement = { kind: "requirement", id, category, long, tags, ref, source_file, project, loc };
       // Optional fields are set only when given, so that absent ones stay absent (not undefined).
       if (f.short !== undefined) r.short = ownString(f.short as string);
       if (f.client_statement !== undefined) r.client_statement = ownString(f.client_statement as string);
@@ -45,7 +45,7 @@ export function readItemsFile(root: SMap, kind: "requirements" | "tests", ctx: F
     } else {
       const prereq = ownList(f.prereq);
       const steps = readSteps(f.steps as { items: SNode[] } | undefined, label, ctx);
-      const t: Test = { kind: "test", id, category, long, ref, prereq, steps, ...origin, loc };
+      const t: Test = { kind: "test", id, category, long, ref, prereq, steps, source_file, project, loc };
       if (f.short !== undefined) t.short = ownString(f.short as string);
       if (f.initial !== undefined) t.initial = ownString(f.initial as string);
       ctx.out.items.push(t);

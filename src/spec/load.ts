@@ -94,8 +94,9 @@ class Loader {
 
   async finish(): Promise<LoadResult> {
     await Promise.all(this.links);
-    const loadedIds = new Set(this.out.items.map((i) => i.id));
-    const followers = validateReferences(this.out, this.diagnostics, orphanedIds(this.failed, loadedIds));
+    // The set of every loaded ID only when a file failed (what it would have defined is looked up).
+    const orphaned = this.failed.length === 0 ? new Map<string, string>() : orphanedIds(this.failed, new Set(this.out.items.map((i) => i.id)));
+    const followers = validateReferences(this.out, this.diagnostics, orphaned);
     for (const { manifest, categories, report } of this.coverage) {
       checkCoverageCategories(manifest.name, categories, report, this.out.items);
     }
