@@ -2,52 +2,19 @@
 // tests (the issue measured 250,000: docs/security.md), resources/list is paged with MCP cursors
 // and the list tools answer a bounded first page with nextCursor; following the cursors gives
 // every item exactly once. The server is the real binary, its peak memory measured.
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectMeasured, MAX_RSS_MB, type MeasuredSession } from "./support/measured.js";
-import { tempDir } from "./support/process.js";
+import { bigProject, MANY, rid } from "./support/big-project.js";
 
 const REQUIREMENTS = 100_000;
 const TESTS = 10_000;
-const PER_FILE = 20_000;
-/** Code references of one requirement, and loader warnings: more than a page (DEFAULT_PAGE_ITEMS). */
-const MANY = 6000;
 /** 1 MiB of items, in structuredContent and once more in the text block, and the envelope. */
 const MAX_ANSWER_CHARS = 2.5 * 1024 * 1024;
-
-const rid = (i: number) => `R-${String(i).padStart(6, "0")}`;
-
-function bigProject(): string {
-  const dir = tempDir();
-  for (let f = 0; f < REQUIREMENTS / PER_FILE; f++) {
-    const lines = ["kind: requirements", "category: big", "requirements:"];
-    for (let i = f * PER_FILE; i < (f + 1) * PER_FILE; i++) {
-      lines.push(`  - id: ${rid(i)}`, `    short: Requirement number ${i}`, `    long: The system does thing ${i}.`, `    tags: [t${i % 50}]`);
-    }
-    writeFileSync(path.join(dir, `reqs${f}.yaml`), lines.join("\n") + "\n");
-  }
-  const tests = ["kind: tests", "category: big", "tests:"];
-  for (let i = 0; i < TESTS; i++) {
-    tests.push(`  - id: T-${String(i).padStart(6, "0")}`, `    long: Check ${i}.`, `    ref: [${rid(i * 10)}]`, "    steps:", `      - action: do ${i}`);
-    // One loader warning per test, for get_status's problems.
-    if (i < MANY) tests.push("    owner: nobody");
-  }
-  writeFileSync(path.join(dir, "tests.yaml"), tests.join("\n") + "\n");
-  // One requirement tagged MANY times, for get_requirement's code references.
-  mkdirSync(path.join(dir, "src"));
-  writeFileSync(path.join(dir, "src", "tags.py"), Array.from({ length: MANY }, () => `# speky:big#${rid(1)}\n`).join(""));
-  writeFileSync(
-    path.join(dir, "speky.yaml"),
-    "kind: project\nname: big\nfiles:\n  - reqs*.yaml\n  - tests.yaml\ncode_sources:\n  - src/*.py\n",
-  );
-  return dir;
-}
 
 let session: MeasuredSession;
 
 beforeAll(async () => {
-  session = await connectMeasured(["speky.yaml", "--no-watch", "--quiet"], bigProject());
+  session = await connectMeasured(["speky.yaml", "--no-watch", "--quiet"], bigProject(REQUIREMENTS, TESTS));
 }, 300_000);
 
 afterAll(async () => {

@@ -1,0 +1,38 @@
+// Issue 12, defect 9 at the size the issue measured: 250,000 requirements and 25,000 tests.
+// Its reproduction, resources/list over every page and test_plan_coverage without paging
+// arguments (then one answer of 46 MB after 11.6 s and 1 GB of memory), keeps the real server
+// under MAX_RSS_MB (measured 458-463 MB). Calling every list tool too at this size peaks at
+// 470-530 MB (npm run bench:memory, docs/security.md row 9): bounded at 100,000 requirements by
+// security-answers.test.ts, not at this size.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { bigProject } from "./support/big-project.js";
+import { connectMeasured, MAX_RSS_MB, type MeasuredSession } from "./support/measured.js";
+
+const REQUIREMENTS = 250_000;
+const TESTS = 25_000;
+
+let session: MeasuredSession;
+
+beforeAll(async () => {
+  session = await connectMeasured(["speky.yaml", "--no-watch", "--quiet"], bigProject(REQUIREMENTS, TESTS));
+}, 300_000);
+
+afterAll(async () => {
+  const peakMB = await session.close();
+  console.log(`speky-mcp peak RSS on ${REQUIREMENTS} requirements: ${Math.round(peakMB)} MB`);
+  expect(peakMB).toBeLessThan(MAX_RSS_MB);
+});
+
+// speky:speky-ts#TSEC-ANSWER-BOUNDS-250K
+it("pages resources/list and test_plan_coverage on 250,000 requirements, under the memory bound", async () => {
+  let resources = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await session.client.listResources(cursor === undefined ? {} : { cursor });
+    resources += page.resources.length;
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  expect(resources).toBe(REQUIREMENTS + TESTS);
+  const coverage = (await session.client.callTool({ name: "test_plan_coverage", arguments: {} })).structuredContent as { nextCursor?: string };
+  expect(coverage.nextCursor).toBeTypeOf("string");
+}, 300_000);
