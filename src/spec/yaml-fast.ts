@@ -14,8 +14,14 @@ function giveUp(): never {
   throw NOT_SIMPLE;
 }
 
-/** Characters, any one of which sends the whole file to the full parser. */
-const UNSUPPORTED_CHARS = /[\t\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029\ufeff]|\r(?!\n)/;
+/**
+ * Characters, any one of which sends the whole file to the full parser: a lone carriage
+ * return is looked for apart, only in a text that has one (one pattern with both, an
+ * alternation, took 1.4 times as long on the bench's spec files).
+ */
+const UNSUPPORTED_CHARS = /[\t\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029\ufeff]/;
+const LONE_CR = /\r(?!\n)/;
+const unsupported = (text: string) => UNSUPPORTED_CHARS.test(text) || (text.includes("\r") && LONE_CR.test(text));
 /** Characters that cannot start a plain scalar here (YAML indicators), by char code. */
 const INDICATOR = new Uint8Array(128);
 for (const c of "&*!%@`,[]{}#|>'\"?:") INDICATOR[c.charCodeAt(0)] = 1;
@@ -30,7 +36,7 @@ const DOCUMENT_START = /^---(?: +(?:#.*)?)?$/;
  * the document is outside the subset (the caller must use the full parser).
  */
 export function parseSimpleYaml(text: string): SNode | null | undefined {
-  if (UNSUPPORTED_CHARS.test(text)) return undefined;
+  if (unsupported(text)) return undefined;
   try {
     return new SimpleYaml(text).document();
   } catch (e) {
