@@ -4,35 +4,24 @@
 // under MAX_RSS_MB (measured 458-463 MB). Calling every list tool too at this size peaks at
 // 470-530 MB (npm run bench:memory, docs/security.md row 9): bounded at 100,000 requirements by
 // security-answers.test.ts, not at this size.
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { bigProject } from "./support/big-project.js";
-import { connectMeasured, MAX_RSS_MB, type MeasuredSession } from "./support/measured.js";
+import { expect, it } from "vitest";
+import { serveBigProject } from "./support/big-project.js";
 
 const REQUIREMENTS = 250_000;
 const TESTS = 25_000;
 
-let session: MeasuredSession;
-
-beforeAll(async () => {
-  session = await connectMeasured(["speky.yaml", "--no-watch", "--quiet"], bigProject(REQUIREMENTS, TESTS));
-}, 300_000);
-
-afterAll(async () => {
-  const peakMB = await session.close();
-  console.log(`speky-mcp peak RSS on ${REQUIREMENTS} requirements: ${Math.round(peakMB)} MB`);
-  expect(peakMB).toBeLessThan(MAX_RSS_MB);
-});
+const server = serveBigProject(REQUIREMENTS, TESTS);
 
 // speky:speky-ts#TSEC-ANSWER-BOUNDS-250K
 it("pages resources/list and test_plan_coverage on 250,000 requirements, under the memory bound", async () => {
   let resources = 0;
   let cursor: string | undefined;
   do {
-    const page = await session.client.listResources(cursor === undefined ? {} : { cursor });
+    const page = await server().client.listResources(cursor === undefined ? {} : { cursor });
     resources += page.resources.length;
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   expect(resources).toBe(REQUIREMENTS + TESTS);
-  const coverage = (await session.client.callTool({ name: "test_plan_coverage", arguments: {} })).structuredContent as { nextCursor?: string };
+  const coverage = (await server().client.callTool({ name: "test_plan_coverage", arguments: {} })).structuredContent as { nextCursor?: string };
   expect(coverage.nextCursor).toBeTypeOf("string");
 }, 300_000);

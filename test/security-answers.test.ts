@@ -2,26 +2,15 @@
 // tests (the issue measured 250,000: docs/security.md), resources/list is paged with MCP cursors
 // and the list tools answer a bounded first page with nextCursor; following the cursors gives
 // every item exactly once. The server is the real binary, its peak memory measured.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectMeasured, MAX_RSS_MB, type MeasuredSession } from "./support/measured.js";
-import { bigProject, MANY, rid } from "./support/big-project.js";
+import { describe, expect, it } from "vitest";
+import { MANY, rid, serveBigProject } from "./support/big-project.js";
 
 const REQUIREMENTS = 100_000;
 const TESTS = 10_000;
 /** 1 MiB of items, in structuredContent and once more in the text block, and the envelope. */
 const MAX_ANSWER_CHARS = 2.5 * 1024 * 1024;
 
-let session: MeasuredSession;
-
-beforeAll(async () => {
-  session = await connectMeasured(["speky.yaml", "--no-watch", "--quiet"], bigProject(REQUIREMENTS, TESTS));
-}, 300_000);
-
-afterAll(async () => {
-  const peakMB = await session.close();
-  console.log(`speky-mcp peak RSS on ${REQUIREMENTS} requirements: ${Math.round(peakMB)} MB`);
-  expect(peakMB).toBeLessThan(MAX_RSS_MB);
-});
+const server = serveBigProject(REQUIREMENTS, TESTS);
 
 describe("on 100,000 requirements", () => {
   // speky:speky-ts#TSEC-ANSWER-BOUNDS
@@ -30,7 +19,7 @@ describe("on 100,000 requirements", () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await session.client.listResources(cursor === undefined ? {} : { cursor });
+      const page = await server().client.listResources(cursor === undefined ? {} : { cursor });
       expect(JSON.stringify(page).length).toBeLessThan(MAX_ANSWER_CHARS);
       for (const r of page.resources) seen.add(r.uri);
       cursor = page.nextCursor;
@@ -38,17 +27,17 @@ describe("on 100,000 requirements", () => {
     } while (cursor !== undefined && pages < 1000);
     expect(seen.size).toBe(REQUIREMENTS + TESTS);
     expect(pages).toBe(Math.ceil((REQUIREMENTS + TESTS) / 1000));
-    await expect(session.client.listResources({ cursor: "bm9wZQ" })).rejects.toThrow(/Invalid cursor/);
+    await expect(server().client.listResources({ cursor: "bm9wZQ" })).rejects.toThrow(/Invalid cursor/);
   });
 
   it("answers each list tool with a bounded first page and a nextCursor", async () => {
     for (const name of ["search_requirements", "test_plan_coverage", "least_tested_requirements", "list_all_ids", "search_tests"]) {
-      const answer = await session.client.callTool({ name, arguments: {} }, undefined, { timeout: 120_000 });
+      const answer = await server().client.callTool({ name, arguments: {} }, undefined, { timeout: 120_000 });
       expect(JSON.stringify(answer).length, name).toBeLessThan(MAX_ANSWER_CHARS);
       expect((answer.structuredContent as { nextCursor?: string }).nextCursor, name).toEqual(expect.any(String));
     }
     // Small lists stay whole, as speky answers them.
-    const tags = await session.client.callTool({ name: "list_all_tags", arguments: {} });
+    const tags = await server().client.callTool({ name: "list_all_tags", arguments: {} });
     expect((tags.structuredContent as { tags: string[] }).tags).toHaveLength(50);
     expect(tags.structuredContent).not.toHaveProperty("nextCursor");
   });
@@ -76,7 +65,7 @@ describe("on 100,000 requirements", () => {
         let cursor: string | undefined;
         let items = 0;
         for (let pages = 0; pages < 1000; pages++) {
-          const answer = await session.client.callTool(
+          const answer = await server().client.callTool(
             { name, arguments: { ...args, limit, ...(cursor === undefined ? {} : { cursor }) } },
             undefined,
             { timeout: 120_000 },
@@ -96,7 +85,7 @@ describe("on 100,000 requirements", () => {
     const ids: string[] = [];
     let cursor: string | undefined;
     for (let pages = 0; pages < 1000; pages++) {
-      const answer = await session.client.callTool(
+      const answer = await server().client.callTool(
         { name: "search_requirements", arguments: cursor === undefined ? {} : { cursor } },
         undefined,
         { timeout: 120_000 },
@@ -115,25 +104,25 @@ describe("on 100,000 requirements", () => {
   // speky:speky-ts#TMEM-DETAILS-PAGED
   it("pages an item's code references and get_status's problems, and its resource gives the first page", async () => {
     const options = { timeout: 120_000 };
-    const first = await session.client.callTool({ name: "get_requirement", arguments: { id: rid(1) } }, undefined, options);
+    const first = await server().client.callTool({ name: "get_requirement", arguments: { id: rid(1) } }, undefined, options);
     const page = first.structuredContent as { id: string; code_references: { line: number }[]; nextCursor: string };
     expect(page.id).toBe(rid(1));
     expect(page.code_references).toHaveLength(5000);
-    const rest = await session.client.callTool({ name: "get_requirement", arguments: { id: rid(1), cursor: page.nextCursor } });
+    const rest = await server().client.callTool({ name: "get_requirement", arguments: { id: rid(1), cursor: page.nextCursor } });
     const last = rest.structuredContent as { code_references: { line: number }[]; nextCursor?: string };
     expect(last).not.toHaveProperty("nextCursor");
     expect([...page.code_references, ...last.code_references].map((r) => r.line)).toEqual(Array.from({ length: MANY }, (_, i) => i + 1));
 
-    const resource = await session.client.readResource({ uri: `speky://requirement/${rid(1)}` });
+    const resource = await server().client.readResource({ uri: `speky://requirement/${rid(1)}` });
     const read = JSON.parse((resource.contents[0] as { text: string }).text) as typeof page;
     expect(read).toEqual(page);
     expect(JSON.stringify(resource).length).toBeLessThan(MAX_ANSWER_CHARS);
 
     // Untagged: the answer as it always was, without code_references or cursor.
-    const plain = (await session.client.callTool({ name: "get_requirement", arguments: { id: rid(2) } })).structuredContent;
+    const plain = (await server().client.callTool({ name: "get_requirement", arguments: { id: rid(2) } })).structuredContent;
     expect(Object.keys(plain!)).toEqual(["id", "category", "long", "source_file", "short", "tags"]);
 
-    const status = (await session.client.callTool({ name: "get_status", arguments: {} })).structuredContent as {
+    const status = (await server().client.callTool({ name: "get_status", arguments: {} })).structuredContent as {
       problems: { message: string }[];
       nextCursor: string;
       requirements: number;
@@ -141,7 +130,7 @@ describe("on 100,000 requirements", () => {
     expect(status.requirements).toBe(REQUIREMENTS);
     expect(status.problems).toHaveLength(5000);
     expect(status.problems[0].message).toMatch(/unknown field 'owner'/);
-    const more = (await session.client.callTool({ name: "get_status", arguments: { cursor: status.nextCursor } })).structuredContent as {
+    const more = (await server().client.callTool({ name: "get_status", arguments: { cursor: status.nextCursor } })).structuredContent as {
       problems: unknown[];
     };
     expect(more.problems).toHaveLength(MANY - 5000);

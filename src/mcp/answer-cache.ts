@@ -78,9 +78,10 @@ function listingSize(listing: Listing | CallToolResult): number {
 const caches = new WeakMap<Model, Lru<CallToolResult>>();
 const listings = new WeakMap<Model, Lru<Listing | CallToolResult>>();
 
-export function cachedAnswer(model: Model, key: string, compute: () => CallToolResult): CallToolResult {
-  let cache = caches.get(model);
-  if (!cache) caches.set(model, (cache = new Lru(BUDGET, answerSize)));
+/** `compute()` once per model and key, while the model's store keeps it within `budget`. */
+function memoized<V>(store: WeakMap<Model, Lru<V>>, budget: number, sizeOf: (value: V) => number, model: Model, key: string, compute: () => V): V {
+  let cache = store.get(model);
+  if (!cache) store.set(model, (cache = new Lru(budget, sizeOf)));
   const hit = cache.get(key);
   if (hit) return hit;
   const result = compute();
@@ -88,13 +89,11 @@ export function cachedAnswer(model: Model, key: string, compute: () => CallToolR
   return result;
 }
 
+export function cachedAnswer(model: Model, key: string, compute: () => CallToolResult): CallToolResult {
+  return memoized(caches, BUDGET, answerSize, model, key, compute);
+}
+
 /** A paged tool's whole answer (or its error), memoized like answers, in the lists' budget. */
 export function cachedListing(model: Model, key: string, compute: () => Listing | CallToolResult): Listing | CallToolResult {
-  let cache = listings.get(model);
-  if (!cache) listings.set(model, (cache = new Lru(LIST_BUDGET, listingSize)));
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const result = compute();
-  cache.set(key, result);
-  return result;
+  return memoized(listings, LIST_BUDGET, listingSize, model, key, compute);
 }

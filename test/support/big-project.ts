@@ -3,6 +3,8 @@
 // loader warnings, so that every list and every item's lists run past a page.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { afterAll, beforeAll, expect } from "vitest";
+import { connectMeasured, MAX_RSS_MB, type MeasuredSession } from "./measured.js";
 import { tempDir } from "./process.js";
 
 const PER_FILE = 20_000;
@@ -37,3 +39,20 @@ export function bigProject(requirements: number, tests: number): string {
   return dir;
 }
 
+
+/**
+ * The real server on a big project for the file's tests (hooks registered here), its peak RSS
+ * checked against MAX_RSS_MB when they are done; the session once started.
+ */
+export function serveBigProject(requirements: number, tests: number): () => MeasuredSession {
+  let session: MeasuredSession;
+  beforeAll(async () => {
+    session = await connectMeasured(["speky.yaml", "--no-watch", "--quiet"], bigProject(requirements, tests));
+  }, 300_000);
+  afterAll(async () => {
+    const peakMB = await session.close();
+    console.log(`speky-mcp peak RSS on ${requirements} requirements: ${Math.round(peakMB)} MB`);
+    expect(peakMB).toBeLessThan(MAX_RSS_MB);
+  });
+  return () => session;
+}
