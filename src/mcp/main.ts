@@ -197,7 +197,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 // The scanner restricts V8 to its baseline wasm compiler, process-wide (worker-task.ts): that
 // saves short CLI runs the wait for background tier-up at exit. A long-running server gains
 // from the optimised grammars instead, and sets no V8 flag for speed (workers inherit the
-// environment); the loader exposes V8's gc for memory (spec/heap.ts).
+// environment); V8's gc is exposed for memory (heap.ts).
 process.env.SPEKY_WASM_TIERUP ??= "1";
 process.exitCode = await main(process.argv.slice(2));
 // Once stdin is closed nothing is left to do: leave even if some library keeps a handle open.

@@ -1,6 +1,7 @@
 // Requirements and tests as resources (speky://requirement/{id}, speky://test/{id}): the same
 // JSON as get_requirement / get_test, listable, with ID completion. An unknown ID is the MCP
 // "resource not found" JSON-RPC error, -32002.
+import { relieveHeap } from "../heap.js";
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, ListResourcesRequestSchema, McpError, type ReadResourceResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
 import { createHash } from "node:crypto";
@@ -115,7 +116,10 @@ export function registerResources(
     );
   }
   // Replaces the SDK's handler, which lists every resource in one answer (46 MB for 250,000).
-  server.server.setRequestHandler(ListResourcesRequestSchema, (request) => listPage(getModel(), request.params?.cursor));
+  server.server.setRequestHandler(ListResourcesRequestSchema, (request) => {
+    relieveHeap();
+    return listPage(getModel(), request.params?.cursor);
+  });
 }
 
 // speky:speky-ts#SEC-ANSWER-BOUNDS

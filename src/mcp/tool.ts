@@ -2,6 +2,7 @@
 // that turns a run into an MCP result: structuredContent plus the same JSON as one compact
 // text block, or a domain error as an isError result carrying {error}. Paging of list answers
 // (paging.ts) and the stale-model note in `_meta` are added here too, for every tool alike.
+import { relieveHeap } from "../heap.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -135,6 +136,7 @@ export function registerTool(server: McpServer, getState: () => LiveState, spec:
       annotations: READ_ONLY,
     },
     async (args: Record<string, unknown>, extra: WaitContext) => {
+      relieveHeap();
       const state = needsScan(spec.name) ? await awaitScan(getState, extra, scanWaitMs()) : getState();
       return runTool(spec, state, args);
     },

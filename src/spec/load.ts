@@ -1,7 +1,7 @@
 // Loading: command-line paths (manifests and specification files in any mix), manifests
 // followed depth-first into the files and sub-projects they list, every problem collected,
 // then the checks that need everything loaded.
-import { relieveHeap } from "./heap.js";
+import { relieveHeap } from "../heap.js";
 import { StringPool } from "./own-strings.js";
 import path from "node:path";
 import { compareDiagnostics, hasErrors, type Diagnostic } from "../diagnostics.js";
