@@ -343,12 +343,10 @@ export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Pr
   const scope = { targets: targets.map((t) => [t.root, t.patterns]).sort((a, b) => compareStrings(JSON.stringify(a), JSON.stringify(b))) };
   const cache = openCache(options, scope, targets[0]?.root ?? process.cwd(), options.onlyFiles !== undefined);
   // Pre-commit mode matches the named files against the patterns: no walk of the whole tree.
-  if (options.onlyFiles) {
-    const { jobs, diagnostics } = await expandTargetsFor(targets, options.onlyFiles);
-    return (await collect(jobs, targets, cache, options, diagnostics, null)).result(started);
-  }
-  const feed = feedFor(options, cache);
-  const { jobs, diagnostics } = await expandTargets(targets, cache ?? undefined, feed?.onFile);
+  const feed = options.onlyFiles ? null : feedFor(options, cache);
+  const { jobs, diagnostics } = options.onlyFiles
+    ? await expandTargetsFor(targets, options.onlyFiles)
+    : await expandTargets(targets, cache ?? undefined, feed?.onFile);
   return (await collect(jobs, targets, cache, options, diagnostics, feed)).result(started);
 }
 
