@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runScan } from "../src/cli/scan-command.js";
 import { cacheDir, lastCacheRun, RACY_MS } from "../src/scan/cache.js";
 import { cacheWritten, scan, scanPaths } from "../src/scan/scan.js";
+import { lastSplit, STAT_SPLIT_MIN } from "../src/scan/stat-split.js";
 import type { ScanResult } from "../src/scan/types.js";
 import { REPO } from "./scan-helpers.js";
 
@@ -115,6 +116,37 @@ describe("scan cache", () => {
     await settle();
     write("lib/deep/er/second.py", "# speky:p#SECOND\ndef second():\n    pass\n");
     expect((await scanTree(true)).references.map((r) => r.id)).toContain("SECOND");
+  });
+
+  // speky:speky-ts#TSCAN-CACHE
+  it("tells changed files among thousands, where a worker stats half of them", async () => {
+    for (let i = 0; i < STAT_SPLIT_MIN; i++) write(`many/${String(i).padStart(5, "0")}.py`, `def g${i}():\n    return ${i % 10}\n`);
+    await settle();
+    const scanMany = async () => {
+      const result = await scanPaths("p", ["src", "lib", "many"], tree, { cache: true });
+      await cacheWritten();
+      return result;
+    };
+    const files = (await scanMany()).stats.files;
+    expect(files).toBeGreaterThan(STAT_SPLIT_MIN);
+    await scanMany();
+    expect(lastCacheRun()).toMatchObject({ hits: files, misses: 0 });
+    expect(lastSplit).toEqual({ worker: Math.floor(files / 2), here: Math.ceil(files / 2) });
+    // One change in each half: same size, old mtime (only ctime tells), and one file gone.
+    for (const i of [7, STAT_SPLIT_MIN - 7]) {
+      const file = path.join(tree, `many/${String(i).padStart(5, "0")}.py`);
+      const before = statSync(file);
+      write(path.relative(tree, file), `# speky:p#M${i}\ndef g${i}():\n    pass\n`.slice(0, before.size).padEnd(before.size, " "));
+      utimesSync(file, before.atime, before.mtime);
+    }
+    rmSync(path.join(tree, `many/${String(STAT_SPLIT_MIN - 100).padStart(5, "0")}.py`));
+    const warm = await scanMany();
+    expect(lastSplit?.worker).toBeGreaterThan(0);
+    expect(lastCacheRun()).toMatchObject({ hits: files - 3, misses: 2 });
+    expect(warm.references.map((r) => r.id)).toEqual(expect.arrayContaining([`M7`, `M${STAT_SPLIT_MIN - 7}`]));
+    process.env.SPEKY_SCAN_WORKERS = "1";
+    const fresh = await scanPaths("p", ["src", "lib", "many"], tree, { cache: false });
+    expect(strip(warm)).toBe(strip(fresh));
   });
 
   it("rescans a file rewritten with the same size and its old mtime (ctime tells)", async () => {

@@ -203,6 +203,17 @@ describe("walker", () => {
   });
 
   // speky:speky-ts#TWALK-GLOBS
+  it("lists the same files in the same order with listings on this thread (CLI) or on the thread pool (server)", async () => {
+    for (const pattern of patterns) {
+      const target = { project: "w", root: base, patterns: [pattern] };
+      const blocking = await expandTargets([target], { blocking: true });
+      const pooled = await expandTargets([target], { blocking: false });
+      expect(blocking.jobs.map((j) => [j.absPath, j.real]), pattern).toEqual(pooled.jobs.map((j) => [j.absPath, j.real]));
+      expect(blocking.diagnostics, pattern).toEqual(pooled.diagnostics);
+    }
+  });
+
+  // speky:speky-ts#TWALK-GLOBS
   it("walks a symbolic link cycle once", async () => {
     const { jobs } = await expandTargets([{ project: "w", root: base, patterns: ["src/deep"] }]);
     const files = jobs.map((j) => path.relative(base, j.absPath));

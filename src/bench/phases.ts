@@ -62,7 +62,7 @@ async function measure(repo: string): Promise<Phase[]> {
     phases.push({ phase: "module loading (--version over node -e 0)", before: eager - bare, after: version - bare, note: "fast-glob loaded on first manifest glob" });
   }
   const target = { project: "bench", root: repo, patterns: [] };
-  const [walked, walkMs] = await cpuAsync(() => expandPaths(["."], repo, target));
+  const [walked, walkMs] = await cpuAsync(() => expandPaths(["."], repo, target, {}, { blocking: true }));
   phases.push({ phase: "walk", before: null, after: walkMs, note: `${walked.jobs.length} files (the walk module's)` });
 
   const [pending, readMs] = cpu(() => {

@@ -14,6 +14,7 @@ import { statSync } from "node:fs";
 import { readCacheFile, walkId, writeCacheFile, type CachedWalk, type CacheFile, type CacheNote } from "./cache-file.js";
 import { prepareCacheDir } from "./cache-trust.js";
 import type { FileResult } from "./file.js";
+import { NOT_A_FILE } from "./stat-rows.js";
 import type { DirStamp, WalkCache } from "./walk.js";
 import type { CacheEntry, FileStamp } from "./worker-task.js";
 
@@ -55,6 +56,12 @@ type Kept = CacheEntry | number;
 export function isUnchanged(absPath: string, cached: FileStamp): boolean {
   const st = statSync(absPath, { throwIfNoEntry: false });
   return st !== undefined && st.isFile() && st.size === cached.size && st.mtimeMs === cached.mtimeMs && st.ctimeMs === cached.ctimeMs;
+}
+
+/** The same, for a stamp taken already (stat-rows.ts: row `at` of `rows`). */
+function rowUnchanged(rows: Float64Array, at: number, cached: FileStamp): boolean {
+  const i = at * 3;
+  return rows[i] !== NOT_A_FILE && rows[i] === cached.size && rows[i + 1] === cached.mtimeMs && rows[i + 2] === cached.ctimeMs;
 }
 
 export interface ScanCacheOptions {
@@ -134,6 +141,11 @@ export class ScanCache implements WalkCache {
     return this.old === null;
   }
 
+  /** How many files the previous scan cached. */
+  get cachedFiles(): number {
+    return this.old?.paths.length ?? 0;
+  }
+
   /** A stamp taken safely before the caching scan started: an equal stamp then means unchanged. */
   private trusted(stamp: DirStamp | FileStamp): boolean {
     const window = stamp.mtimeMs % 1000 === 0 && stamp.ctimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
@@ -162,7 +174,7 @@ export class ScanCache implements WalkCache {
     if (!walk) return null;
     const files = walk.files.map((key) => this.keys.absolute(key));
     const prefix = start.endsWith(path.sep) ? start : start + path.sep;
-    const outside = files.find((f) => !f.startsWith(prefix) || f.split(path.sep).includes(".."));
+    const outside = files.find((f) => !f.startsWith(prefix) || (f.includes("..") && f.split(path.sep).includes("..")));
     if (outside !== undefined) {
       this.note(`scan cache walk of ${start} not used: it lists a file outside it`);
       return null;
@@ -186,14 +198,14 @@ export class ScanCache implements WalkCache {
    * what the cache knew of it (`previous`), if anything.
    */
   // speky:speky-ts#SCAN-CACHE
-  unchanged(absPath: string): { result: FileResult | null } | { previous: Previous | null } {
+  unchanged(absPath: string, rows?: Float64Array, at = 0): { result: FileResult | null } | { previous: Previous | null } {
     const old = this.old;
     const key = this.keys.key(absPath);
     const row = old?.row(key, this.cursor);
     if (!old || row === undefined) return { previous: null };
     this.cursor = row + 1;
     const stamp = old.stamp(row);
-    if (this.trusted(stamp) && isUnchanged(absPath, stamp)) {
+    if (this.trusted(stamp) && (rows ? rowUnchanged(rows, at, stamp) : isUnchanged(absPath, stamp))) {
       this.next.set(key, row);
       this.hits++;
       return { result: old.result(row) };

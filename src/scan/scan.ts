@@ -9,13 +9,14 @@ import { compareDiagnostics, compareStrings, type Diagnostic } from "../diagnost
 import { ScanCache, type Previous } from "./cache.js";
 import type { RawTag } from "./engine.js";
 import type { FileResult } from "./file.js";
-import { runTasks } from "./pool.js";
+import { poolSize, runTasks } from "./pool.js";
+import { StatSplit, STAT_SPLIT_MIN } from "./stat-split.js";
 import { WalkFeed, type Settled } from "./walk-feed.js";
 import type { FileOutline } from "./spans.js";
 import { Progress } from "./progress.js";
 import { Turns } from "./turns.js";
 import type { CodeReference, ScanResult, ScanTarget } from "./types.js";
-import { expandPaths, expandTargets, expandTargetsFor, type FileJob } from "./walk.js";
+import { expandPaths, expandTargets, expandTargetsFor, type FileJob, type WalkSetup } from "./walk.js";
 import { noTagsResult, type CacheEntry, type FileTask, type TaskOutcome } from "./worker-task.js";
 
 export interface ScanOptions {
@@ -118,7 +119,7 @@ const outcomeOf = (entry: CacheEntry): Outcome => (entry.result ? { result: entr
  * read (and a parse if it holds the marker). A file that can't be read or scanned is a
  * warning, not the end of the scan.
  */
-async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanOptions, feed: WalkFeed | null): Promise<Outcome[]> {
+async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanOptions, feed: WalkFeed | null, split: StatSplit | null): Promise<Outcome[]> {
   trace(`walk: ${jobs.length} files`);
   const turns = new Turns(options.cooperative === true);
   const report = options.onProgress;
@@ -152,6 +153,8 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
     }
     if (streamed) trace("read and parse while walking");
   }
+  const stamps = split ? await split.statAll(jobs.map((job) => job.absPath)) : undefined;
+  if (stamps) trace("stats on two threads");
   const tasks: FileTask[] = [];
   const taskJobs: number[] = [];
   const previous: (Previous | null)[] = [];
@@ -167,7 +170,7 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
       settle(i, fed.outcome, null);
       continue;
     }
-    const found = cache ? cache.unchanged(absPath) : NOT_CACHED;
+    const found = cache ? cache.unchanged(absPath, stamps, i) : NOT_CACHED;
     if ("result" in found) {
       outcomes[i] = found.result ? { result: found.result } : NO_TAGS;
       continue;
@@ -300,10 +303,11 @@ async function collect(
   options: ScanOptions,
   walkDiagnostics: Diagnostic[],
   feed: WalkFeed | null,
+  split: StatSplit | null,
 ): Promise<Collector> {
   const collector = new Collector(targets, options.knownProjects);
   collector.diagnostics.push(...walkDiagnostics);
-  const outcomes = await scanJobs(jobs, cache, options, feed);
+  const outcomes = await scanJobs(jobs, cache, options, feed, split);
   jobs.forEach((job, i) => collector.add(job, outcomes[i]));
   return collector;
 }
@@ -336,6 +340,17 @@ function feedFor(options: ScanOptions, cache: ScanCache | null): WalkFeed | null
   return new WalkFeed();
 }
 
+/** A server's scan (cooperative) lists folders on the thread pool; a command line's on its own thread. */
+function walkSetup(cooperative: boolean | undefined, cache: ScanCache | null, feed: WalkFeed | null): WalkSetup {
+  return { cache: cache ?? undefined, onFile: feed?.onFile, blocking: cooperative !== true };
+}
+
+/** A warm scan of many files: its stats shared with a worker started now (stat-split.ts). */
+function statSplitFor(options: ScanOptions, cache: ScanCache | null): StatSplit | null {
+  if (!cache || cache.cachedFiles < STAT_SPLIT_MIN || options.parallel === false || poolSize() < 2) return null;
+  return new StatSplit();
+}
+
 /** Scans the targets' code sources; a file matched by several targets is scanned once. */
 export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Promise<ScanResult> {
   const started = performance.now();
@@ -344,10 +359,11 @@ export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Pr
   const cache = openCache(options, scope, targets[0]?.root ?? process.cwd(), options.onlyFiles !== undefined);
   // Pre-commit mode matches the named files against the patterns: no walk of the whole tree.
   const feed = options.onlyFiles ? null : feedFor(options, cache);
+  const split = options.onlyFiles ? null : statSplitFor(options, cache);
   const { jobs, diagnostics } = options.onlyFiles
     ? await expandTargetsFor(targets, options.onlyFiles)
-    : await expandTargets(targets, cache ?? undefined, feed?.onFile);
-  return (await collect(jobs, targets, cache, options, diagnostics, feed)).result(started);
+    : await expandTargets(targets, walkSetup(options.cooperative, cache, feed));
+  return (await collect(jobs, targets, cache, options, diagnostics, feed, split)).result(started);
 }
 
 /** Scans files and directories given directly for one project; paths shown relative to `cwd`. */
@@ -363,8 +379,9 @@ export async function scanPaths(
   const cache = openCache(options, { paths: [target.root, paths], ignore: options.ignore ?? true }, commonDirectory(paths.map((p) => path.resolve(cwd, p))), false);
   const walkOptions = { allowOutside: options.allowOutside, ignore: options.ignore };
   const feed = feedFor(options, cache);
-  const { jobs, missing, diagnostics } = await expandPaths(paths, target.root, target, cache ?? undefined, walkOptions, feed?.onFile);
-  const collector = await collect(jobs, [target], cache, options, diagnostics, feed);
+  const split = statSplitFor(options, cache);
+  const { jobs, missing, diagnostics } = await expandPaths(paths, target.root, target, walkOptions, walkSetup(false, cache, feed));
+  const collector = await collect(jobs, [target], cache, options, diagnostics, feed, split);
   for (const p of missing) collector.warn(toPosix(p), 0, 0, "no such file or directory");
   return collector.result(started);
 }

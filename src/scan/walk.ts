@@ -34,11 +34,16 @@ const isSource = (abs: string) => languageForPath(abs) !== null;
 class Jobs {
   /** By real path: a file reached through links, or by two patterns, is scanned once. */
   private readonly byReal = new Map<string, FileJob>();
+  /** One list per target for the files of one target only (most of them), copied when a second comes. */
+  private readonly alone = new Map<ScanTarget, ScanTarget[]>();
 
   add(absPath: string, real: string, target: ScanTarget): void {
     const job = this.byReal.get(real);
-    if (!job) this.byReal.set(real, { absPath, real, targets: [target] });
-    else if (!job.targets.includes(target)) job.targets.push(target);
+    if (!job) {
+      let targets = this.alone.get(target);
+      if (!targets) this.alone.set(target, (targets = [target]));
+      this.byReal.set(real, { absPath, real, targets });
+    } else if (!job.targets.includes(target)) job.targets = [...job.targets, target];
   }
 
   sorted(): FileJob[] {
@@ -52,8 +57,8 @@ function diagnosticOf(target: ScanTarget, index: number, problem: GlobProblem): 
 }
 
 /** Each file once, however many targets or patterns match it. */
-export async function expandTargets(targets: ScanTarget[], cache?: WalkCache, onFile?: (file: Reached) => void): Promise<Expanded> {
-  const walker = new GlobWalker(cache, onFile);
+export async function expandTargets(targets: ScanTarget[], walk: WalkSetup = {}): Promise<Expanded> {
+  const walker = new GlobWalker(walk.cache, walk.onFile, walk.blocking);
   const jobs = new Jobs();
   const diagnostics: Diagnostic[] = [];
   for (const target of targets) {
@@ -107,6 +112,13 @@ export async function expandTargetsFor(targets: ScanTarget[], files: string[]): 
   return { jobs: jobs.sorted(), diagnostics: [] };
 }
 
+/** How a scan walks: GlobWalker's arguments. */
+export interface WalkSetup {
+  cache?: WalkCache;
+  onFile?: (file: Reached) => void;
+  blocking?: boolean;
+}
+
 export interface PathOptions {
   /** null: no confinement for links under the folders (--allow-outside). */
   allowOutside?: boolean;
@@ -118,11 +130,10 @@ export async function expandPaths(
   paths: string[],
   cwd: string,
   target: ScanTarget,
-  cache?: WalkCache,
   options: PathOptions = {},
-  onFile?: (file: Reached) => void,
+  walk: WalkSetup = {},
 ): Promise<{ jobs: FileJob[]; missing: string[]; diagnostics: Diagnostic[] }> {
-  const walker = new GlobWalker(cache, onFile);
+  const walker = new GlobWalker(walk.cache, walk.onFile, walk.blocking);
   const jobs = new Jobs();
   const missing: string[] = [];
   const diagnostics: Diagnostic[] = [];
