@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runScan } from "../src/cli/scan-command.js";
 import { cacheDir, lastCacheRun, RACY_MS } from "../src/scan/cache.js";
 import { cacheWritten, scan, scanPaths } from "../src/scan/scan.js";
-import { lastSplit, STAT_SPLIT_MIN } from "../src/scan/stat-split.js";
+import { NOT_A_FILE } from "../src/scan/stat-rows.js";
+import { lastSplit, STAT_CHUNK, StatSplit, STAT_SPLIT_MIN } from "../src/scan/stat-split.js";
 import type { ScanResult } from "../src/scan/types.js";
 import { REPO } from "./scan-helpers.js";
 
@@ -131,7 +132,8 @@ describe("scan cache", () => {
     expect(files).toBeGreaterThan(STAT_SPLIT_MIN);
     await scanMany();
     expect(lastCacheRun()).toMatchObject({ hits: files, misses: 0 });
-    expect(lastSplit).toEqual({ worker: Math.floor(files / 2), here: Math.ceil(files / 2) });
+    // Shared as the threads came: each cached file once.
+    expect(lastSplit!.worker + lastSplit!.here).toBe(files);
     // One change in each half: same size, old mtime (only ctime tells), and one file gone.
     for (const i of [7, STAT_SPLIT_MIN - 7]) {
       const file = path.join(tree, `many/${String(i).padStart(5, "0")}.py`);
@@ -141,12 +143,34 @@ describe("scan cache", () => {
     }
     rmSync(path.join(tree, `many/${String(STAT_SPLIT_MIN - 100).padStart(5, "0")}.py`));
     const warm = await scanMany();
-    expect(lastSplit?.worker).toBeGreaterThan(0);
     expect(lastCacheRun()).toMatchObject({ hits: files - 3, misses: 2 });
     expect(warm.references.map((r) => r.id)).toEqual(expect.arrayContaining([`M7`, `M${STAT_SPLIT_MIN - 7}`]));
     process.env.SPEKY_SCAN_WORKERS = "1";
     const fresh = await scanPaths("p", ["src", "lib", "many"], tree, { cache: false });
     expect(strip(warm)).toBe(strip(fresh));
+  });
+
+  // speky:speky-ts#TSCAN-CACHE
+  it("takes the stamps the stat worker wrote, and stats what it left", async () => {
+    const paths = Array.from({ length: 3 * STAT_CHUNK + 5 }, (_, i) => write(`w/${i}.py`, "x".repeat(i)));
+    paths[9] = path.join(tree, "w/gone.py");
+    paths[10] = path.join(tree, "w");
+    const expected = (p: string) => {
+      const st = statSync(p, { throwIfNoEntry: false });
+      return st?.isFile() ? [st.size, st.mtimeMs, st.ctimeMs] : [NOT_A_FILE];
+    };
+    const rowOf = (rows: Float64Array, i: number) => (rows[3 * i] === NOT_A_FILE ? [NOT_A_FILE] : [...rows.subarray(3 * i, 3 * i + 3)]);
+    // All by the worker: it ends before anything is asked.
+    const split = new StatSplit(paths);
+    await split.ended;
+    const rows = split.stamps();
+    expect(lastSplit).toEqual({ worker: paths.length, here: 0 });
+    paths.forEach((p, i) => expect(rowOf(rows, i), p).toEqual(expected(p)));
+    // All here: asked at once, before the worker has started.
+    const quick = new StatSplit(paths);
+    const here = quick.stamps();
+    expect(lastSplit!.worker + lastSplit!.here).toBe(paths.length);
+    paths.forEach((p, i) => expect(rowOf(here, i), p).toEqual(expected(p)));
   });
 
   it("rescans a file rewritten with the same size and its old mtime (ctime tells)", async () => {

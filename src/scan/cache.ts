@@ -15,6 +15,7 @@ import { readCacheFile, walkId, writeCacheFile, type CachedWalk, type CacheFile,
 import { prepareCacheDir } from "./cache-trust.js";
 import type { FileResult } from "./file.js";
 import { NOT_A_FILE } from "./stat-rows.js";
+import { StatSplit, STAT_SPLIT_MIN } from "./stat-split.js";
 import type { DirStamp, WalkCache } from "./walk.js";
 import type { CacheEntry, FileStamp } from "./worker-task.js";
 
@@ -74,6 +75,8 @@ export interface ScanCacheOptions {
   dir?: string;
   /** Hears why the cache was not used or not written (--verbose). */
   note?: CacheNote;
+  /** May a worker stat the cached files meanwhile (stat-split.ts), when there are many. */
+  statWorker?: boolean;
 }
 
 /** What the last saved ScanCache of this process did (tests and the bench look). */
@@ -113,6 +116,8 @@ export class ScanCache implements WalkCache {
   private changed = false;
   /** Where the next file looked up is likely to be: files come in the order they were cached. */
   private cursor = 0;
+  /** The cached files' stamps, taken on two threads (stat-split.ts); null: one stat per lookup. */
+  private readonly split: StatSplit | null = null;
   private hits = 0;
   private misses = 0;
 
@@ -129,6 +134,9 @@ export class ScanCache implements WalkCache {
     this.unusable = prepareCacheDir(dir, true);
     if (this.unusable) this.note(`scan cache not used: ${this.unusable} (${dir})`);
     this.old = this.unusable ? null : readCacheFile(this.file, this.scope, this.note);
+    if (this.old && options.statWorker && this.old.paths.length >= STAT_SPLIT_MIN) {
+      this.split = new StatSplit(this.old.paths.map((key) => this.keys.absolute(key)));
+    }
     if (!this.old) this.changed = true;
     else if (options.merge) {
       this.old.paths.forEach((p, row) => this.next.set(p, row));
@@ -198,14 +206,14 @@ export class ScanCache implements WalkCache {
    * what the cache knew of it (`previous`), if anything.
    */
   // speky:speky-ts#SCAN-CACHE
-  unchanged(absPath: string, rows?: Float64Array, at = 0): { result: FileResult | null } | { previous: Previous | null } {
+  unchanged(absPath: string): { result: FileResult | null } | { previous: Previous | null } {
     const old = this.old;
     const key = this.keys.key(absPath);
     const row = old?.row(key, this.cursor);
     if (!old || row === undefined) return { previous: null };
     this.cursor = row + 1;
     const stamp = old.stamp(row);
-    if (this.trusted(stamp) && (rows ? rowUnchanged(rows, at, stamp) : isUnchanged(absPath, stamp))) {
+    if (this.trusted(stamp) && (this.split ? rowUnchanged(this.split.stamps(), row, stamp) : isUnchanged(absPath, stamp))) {
       this.next.set(key, row);
       this.hits++;
       return { result: old.result(row) };
@@ -222,6 +230,7 @@ export class ScanCache implements WalkCache {
 
   /** Writes the cache if this run changed it; a cache that can't be written is no error. */
   save(): void {
+    this.split?.close();
     if (this.unusable) return;
     const old = this.old;
     const dropped = !this.options.merge && old !== null && (old.paths.length !== this.next.size || old.walks.size !== this.nextWalks.size);

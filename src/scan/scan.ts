@@ -10,7 +10,6 @@ import { ScanCache, type Previous } from "./cache.js";
 import type { RawTag } from "./engine.js";
 import type { FileResult } from "./file.js";
 import { poolSize, runTasks } from "./pool.js";
-import { StatSplit, STAT_SPLIT_MIN } from "./stat-split.js";
 import { WalkFeed, type Settled } from "./walk-feed.js";
 import type { FileOutline } from "./spans.js";
 import { Progress } from "./progress.js";
@@ -119,7 +118,7 @@ const outcomeOf = (entry: CacheEntry): Outcome => (entry.result ? { result: entr
  * read (and a parse if it holds the marker). A file that can't be read or scanned is a
  * warning, not the end of the scan.
  */
-async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanOptions, feed: WalkFeed | null, split: StatSplit | null): Promise<Outcome[]> {
+async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanOptions, feed: WalkFeed | null): Promise<Outcome[]> {
   trace(`walk: ${jobs.length} files`);
   const turns = new Turns(options.cooperative === true);
   const report = options.onProgress;
@@ -153,8 +152,6 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
     }
     if (streamed) trace("read and parse while walking");
   }
-  const stamps = split ? await split.statAll(jobs.map((job) => job.absPath)) : undefined;
-  if (stamps) trace("stats on two threads");
   const tasks: FileTask[] = [];
   const taskJobs: number[] = [];
   const previous: (Previous | null)[] = [];
@@ -170,7 +167,7 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
       settle(i, fed.outcome, null);
       continue;
     }
-    const found = cache ? cache.unchanged(absPath, stamps, i) : NOT_CACHED;
+    const found = cache ? cache.unchanged(absPath) : NOT_CACHED;
     if ("result" in found) {
       outcomes[i] = found.result ? { result: found.result } : NO_TAGS;
       continue;
@@ -303,11 +300,10 @@ async function collect(
   options: ScanOptions,
   walkDiagnostics: Diagnostic[],
   feed: WalkFeed | null,
-  split: StatSplit | null,
 ): Promise<Collector> {
   const collector = new Collector(targets, options.knownProjects);
   collector.diagnostics.push(...walkDiagnostics);
-  const outcomes = await scanJobs(jobs, cache, options, feed, split);
+  const outcomes = await scanJobs(jobs, cache, options, feed);
   jobs.forEach((job, i) => collector.add(job, outcomes[i]));
   return collector;
 }
@@ -326,7 +322,9 @@ function commonDirectory(paths: string[]): string {
 
 function openCache(options: ScanOptions, scope: unknown, base: string, merge: boolean): ScanCache | null {
   if (!options.cache) return null;
-  const cache = new ScanCache({ scope, base, merge, note: options.cacheNote });
+  // A scan of some named files (merge) stats only those: no worker for the whole cache.
+  const statWorker = !merge && options.parallel !== false && poolSize() >= 2;
+  const cache = new ScanCache({ scope, base, merge, note: options.cacheNote, statWorker });
   trace("cache file read");
   return cache;
 }
@@ -345,12 +343,6 @@ function walkSetup(cooperative: boolean | undefined, cache: ScanCache | null, fe
   return { cache: cache ?? undefined, onFile: feed?.onFile, blocking: cooperative !== true };
 }
 
-/** A warm scan of many files: its stats shared with a worker started now (stat-split.ts). */
-function statSplitFor(options: ScanOptions, cache: ScanCache | null): StatSplit | null {
-  if (!cache || cache.cachedFiles < STAT_SPLIT_MIN || options.parallel === false || poolSize() < 2) return null;
-  return new StatSplit();
-}
-
 /** Scans the targets' code sources; a file matched by several targets is scanned once. */
 export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Promise<ScanResult> {
   const started = performance.now();
@@ -359,11 +351,10 @@ export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Pr
   const cache = openCache(options, scope, targets[0]?.root ?? process.cwd(), options.onlyFiles !== undefined);
   // Pre-commit mode matches the named files against the patterns: no walk of the whole tree.
   const feed = options.onlyFiles ? null : feedFor(options, cache);
-  const split = options.onlyFiles ? null : statSplitFor(options, cache);
   const { jobs, diagnostics } = options.onlyFiles
     ? await expandTargetsFor(targets, options.onlyFiles)
     : await expandTargets(targets, walkSetup(options.cooperative, cache, feed));
-  return (await collect(jobs, targets, cache, options, diagnostics, feed, split)).result(started);
+  return (await collect(jobs, targets, cache, options, diagnostics, feed)).result(started);
 }
 
 /** Scans files and directories given directly for one project; paths shown relative to `cwd`. */
@@ -379,9 +370,8 @@ export async function scanPaths(
   const cache = openCache(options, { paths: [target.root, paths], ignore: options.ignore ?? true }, commonDirectory(paths.map((p) => path.resolve(cwd, p))), false);
   const walkOptions = { allowOutside: options.allowOutside, ignore: options.ignore };
   const feed = feedFor(options, cache);
-  const split = statSplitFor(options, cache);
   const { jobs, missing, diagnostics } = await expandPaths(paths, target.root, target, walkOptions, walkSetup(false, cache, feed));
-  const collector = await collect(jobs, [target], cache, options, diagnostics, feed, split);
+  const collector = await collect(jobs, [target], cache, options, diagnostics, feed);
   for (const p of missing) collector.warn(toPosix(p), 0, 0, "no such file or directory");
   return collector.result(started);
 }

@@ -1,13 +1,11 @@
-// The other half of a warm scan's stats (stat-split.ts): paths in, their stamps out.
+// The worker of stat-split.ts: stats cached files into shared memory until none is left.
 import { parentPort } from "node:worker_threads";
-import { statInto } from "./stat-rows.js";
+import { statChunks, type StatJob } from "./stat-split.js";
 
 const port = parentPort;
 if (!port) throw new Error("stat worker: not started as a worker thread");
 
-port.on("message", (joined: string) => {
-  const paths = joined.split("\0");
-  const rows = new Float64Array(paths.length * 3);
-  statInto(paths, rows, 0);
-  port.postMessage(rows, [rows.buffer]);
+port.once("message", (job: StatJob) => {
+  statChunks(job.paths.split("\0"), new Int32Array(job.control), new Float64Array(job.rows));
+  port.close();
 });

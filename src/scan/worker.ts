@@ -17,9 +17,11 @@ if (!port) throw new Error("scan worker: not started as a worker thread");
 
 /**
  * One batch at a time, in arrival order: the read buffer and the parsers are this thread's.
- * First the parser's modules and runtime load, while the main thread still walks the tree.
+ * The parser's modules and runtime load meanwhile, while the main thread still walks the
+ * tree: the reads don't wait for them, the first parse does.
  */
-let queue: Promise<void> = warmUp();
+void warmUp();
+let queue: Promise<void> = Promise.resolve();
 
 port.on("message", (request: BatchRequest) => {
   queue = queue.then(async () => {
