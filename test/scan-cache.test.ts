@@ -119,7 +119,7 @@ describe("scan cache", () => {
     expect((await scanTree(true)).references.map((r) => r.id)).toContain("SECOND");
   });
 
-  // speky:speky-ts#TSCAN-CACHE
+  // speky:speky-ts#TSCAN-STAT-SPLIT
   it("tells changed files among thousands, where a worker stats half of them", async () => {
     for (let i = 0; i < STAT_SPLIT_MIN; i++) write(`many/${String(i).padStart(5, "0")}.py`, `def g${i}():\n    return ${i % 10}\n`);
     await settle();
@@ -150,7 +150,7 @@ describe("scan cache", () => {
     expect(strip(warm)).toBe(strip(fresh));
   });
 
-  // speky:speky-ts#TSCAN-CACHE
+  // speky:speky-ts#TSCAN-STAT-SPLIT
   it("takes the stamps the stat worker wrote, and stats what it left", async () => {
     const paths = Array.from({ length: 3 * STAT_CHUNK + 5 }, (_, i) => write(`w/${i}.py`, "x".repeat(i)));
     paths[9] = path.join(tree, "w/gone.py");

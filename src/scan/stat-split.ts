@@ -44,6 +44,7 @@ export function statChunks(paths: readonly string[], control: Int32Array, rows: 
 /** How the last split went (tests): files stat'ed by the worker and by this thread. */
 export let lastSplit: { worker: number; here: number } | null = null;
 
+// speky:speky-ts#SCAN-WARM-STATS
 export class StatSplit {
   private readonly worker: Worker | null;
   private readonly control: Int32Array;
