@@ -1,6 +1,7 @@
 // Latency of the built speky-mcp on a large generated project: time from spawn to the
-// `initialize` answer (loading and scanning included), then p50/p99 round trips per tool,
-// measured on raw JSON-RPC lines so that no client-side validation is counted.
+// `initialize` answer and to the first answer holding code references (best of 3 spawns, each
+// with an empty scan cache), then p50/p99 round trips per tool, measured on raw JSON-RPC
+// lines so that no client-side validation is counted.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -106,9 +107,31 @@ export async function benchMcp(): Promise<string[]> {
   }
 }
 
+/** Start-up figures are the best of this many spawns, each with an empty scan cache. */
+const STARTS = 3;
+
 async function measure(dir: string, manifest: string): Promise<string[]> {
+  const inits: number[] = [];
+  const firsts: number[] = [];
+  for (let run = 1; run <= STARTS; run++) {
+    const out = await measureOnce(dir, manifest, run === STARTS);
+    if (typeof out === "string") return [out];
+    inits.push(out.startup);
+    firsts.push(out.firstReference);
+    if (run < STARTS) continue;
+    const all = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(", ");
+    out.lines[1] = `  spawn to initialize answer (specs loaded, scan in the background): ${Math.min(...inits).toFixed(0)} ms (best of ${STARTS}: ${all(inits)})`;
+    out.lines[2] = out.lines[2].replace(/: \d+ ms/, `: ${Math.min(...firsts).toFixed(0)} ms`) + ` (best of ${STARTS}: ${all(firsts)})`;
+    return out.lines;
+  }
+  return [];
+}
+
+/** One spawn, with a scan cache of its own (empty: the first code reference waits for a cold scan). */
+async function measureOnce(dir: string, manifest: string, latencies: boolean): Promise<string | { startup: number; firstReference: number; lines: string[] }> {
+  const cacheDir = mkdtempSync(path.join(tmpdir(), "speky-mcp-bench-cache-"));
   const started = performance.now();
-  const child = spawn(process.execPath, [MAIN, "--quiet", manifest], { cwd: dir });
+  const child = spawn(process.execPath, [MAIN, "--quiet", manifest], { cwd: dir, env: { ...process.env, SPEKY_CACHE_DIR: cacheDir } });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
@@ -122,7 +145,7 @@ async function measure(dir: string, manifest: string): Promise<string[]> {
       }),
       exited.then((code) => ({ error: { code: -1, message: `server exited ${code}: ${stderr.trim()}` } })),
     ]);
-    if (init.error) return [`mcp latency: ${init.error.message}`];
+    if (init.error) return `mcp latency: ${init.error.message}`;
     const startup = performance.now() - started;
     client.notify("notifications/initialized");
     // The first answer holding code references: get_requirement waits for the background scan.
@@ -140,6 +163,7 @@ async function measure(dir: string, manifest: string): Promise<string[]> {
         `(${references} code references${partial ? `; PARTIAL: ${partial}` : ""})`,
       `  ${"tool call".padEnd(36)} calls   p50 ms   p99 ms    answer`,
     ];
+    if (!latencies) return { startup, firstReference, lines };
     for (const c of cases()) {
       const times: number[] = [];
       let bytes = 0;
@@ -147,7 +171,7 @@ async function measure(dir: string, manifest: string): Promise<string[]> {
         const t0 = performance.now();
         const answer = await client.request("tools/call", { name: c.tool, arguments: c.args(i) });
         const elapsed = performance.now() - t0;
-        if (answer.error) return [...lines, `  ${c.label}: ${answer.error.message}`];
+        if (answer.error) return `mcp latency: ${c.label}: ${answer.error.message}`;
         if (i >= 10) times.push(elapsed); // the first calls warm the JIT
         if (i === 10) bytes = JSON.stringify(answer).length;
       }
@@ -155,11 +179,12 @@ async function measure(dir: string, manifest: string): Promise<string[]> {
       const size = bytes >= 10_000 ? `${Math.round(bytes / 1000)} kB` : `${bytes} B`;
       lines.push(`  ${c.label.padEnd(36)} ${String(CALLS).padStart(5)} ${ms(percentile(times, 50))} ${ms(percentile(times, 99))} ${size.padStart(9)}`);
     }
-    return lines;
+    return { startup, firstReference, lines };
   } finally {
     child.stdin.end();
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
     child.kill();
+    rmSync(cacheDir, { recursive: true, force: true });
   }
 }
 
