@@ -1,17 +1,20 @@
 ; Definitions shared by JavaScript, TypeScript and TSX (captures: see README.md).
 ; When several patterns capture the same node, the first one wins: tests come first.
+; A call's `arguments:` and an assignment's `left:` with `property:` are written as wildcards
+; where the field and its children already fix the node type: tree-sitter then skips its
+; parse-table analysis of that parent when compiling (see grammars/README.md).
 
 ; Test suites and tests written as calls: describe/it/test with .only, .skip, .each(table)...
 ; The title is the first argument; the position reported is the call's (@anchor).
 ((call_expression
    function: [(identifier) (member_expression) (call_expression)] @anchor
-   arguments: (arguments . [(string) (template_string)] @name)) @definition.suite
+   arguments: (_ . [(string) (template_string)] @name)) @definition.suite
  (#match? @anchor "^(describe|context|suite|fdescribe|xdescribe|test\\.describe)(\\.(only|skip|todo|each|concurrent|sequential|shuffle|serial|parallel|fixme|skipIf|runIf))*(\\([\\s\\S]*\\))?$")
  (#set! separator " > "))
 
 ((call_expression
    function: [(identifier) (member_expression) (call_expression)] @anchor
-   arguments: (arguments . [(string) (template_string)] @name)) @definition.test
+   arguments: (_ . [(string) (template_string)] @name)) @definition.test
  (#match? @anchor "^(it|test|specify|fit|xit|xtest)(\\.(only|skip|todo|each|concurrent|sequential|failing|fails|fixme|slow|skipIf|runIf))*(\\([\\s\\S]*\\))?$")
  (#set! separator " > "))
 
@@ -28,8 +31,8 @@
 
 ; Foo.prototype.bar = function () {}: a method of Foo
 (assignment_expression
-  left: (member_expression
-    object: (member_expression
+  left: (_
+    object: (_
       object: (identifier) @qualifier
       property: (property_identifier) @_prototype)
     property: (property_identifier) @name)
@@ -38,7 +41,7 @@
 
 ; exports.f = function () {} (but module.exports = function () {} names nothing)
 ((assignment_expression
-   left: (member_expression property: (property_identifier) @name) @_target
+   left: (_ property: (property_identifier) @name) @_target
    right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
  (#not-eq? @_target "module.exports"))
 

@@ -1,14 +1,17 @@
 ; Python definitions for the speky scanner (captures: see README.md).
 ; When several patterns capture the same node, the first one in this file wins.
+; `body: (_ ...)` and `superclasses: (_ ...)` are a block and an argument_list whatever the
+; source: written as wildcards, tree-sitter skips its parse-table analysis of those parents
+; (most of this query's compile time, paid by every `speky check`; see grammars/README.md).
 
 ; Docstrings: the first statement of a module, class or function body.
 (module . (comment)* . (expression_statement (string) @docstring))
-(class_definition body: (block . (comment)* . (expression_statement (string) @docstring)))
-(function_definition body: (block . (comment)* . (expression_statement (string) @docstring)))
+(class_definition body: (_ . (comment)* . (expression_statement (string) @docstring)))
+(function_definition body: (_ . (comment)* . (expression_statement (string) @docstring)))
 
 ; Methods: functions written directly in a class body, decorated or not.
 (class_definition
-  body: (block
+  body: (_
     [(function_definition name: (identifier) @name) @definition.method
      (decorated_definition definition: (function_definition name: (identifier) @name) @definition.method)]))
 
@@ -18,8 +21,8 @@
 
 ; Module and class attributes: LIMIT = 3, name: str = "x"
 (module (expression_statement (assignment left: (identifier) @name)) @definition.variable)
-(class_definition body: (block (expression_statement (assignment left: (identifier) @name)) @definition.variable))
+(class_definition body: (_ (expression_statement (assignment left: (identifier) @name)) @definition.variable))
 
 ; Base classes, for the test rule (unittest.TestCase and friends).
 (class_definition
-  superclasses: (argument_list [(identifier) @base (attribute attribute: (identifier) @base)])) @definition.class
+  superclasses: (_ [(identifier) @base (attribute attribute: (identifier) @base)])) @definition.class
