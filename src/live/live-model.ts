@@ -17,7 +17,7 @@ import { plural } from "../quote.js";
 import type { SpecSet } from "../spec/types.js";
 import { allowed, realOrResolved } from "../fs/boundary.js";
 import { compileGlob, patternReaches } from "../fs/globs.js";
-import { cacheDir } from "../scan/cache.js";
+import { cacheDir } from "../scan/cache-dir.js";
 import { TreeWatcher, type WatchPlan } from "./watcher.js";
 
 /** What one call sees: read once, at its start, as one object. */
@@ -78,6 +78,8 @@ export interface OpenSettings {
   background?: boolean;
   /** Awaited between the first scan's walk and its reads (a test holds the scan there). */
   afterWalk?: (total: number) => Promise<void>;
+  /** With `background`: the scan starts once this resolves (the MCP server answers `initialize` first). */
+  scanAfter?: Promise<unknown>;
 }
 
 export interface Status {
@@ -222,7 +224,9 @@ export class LiveModel extends EventEmitter<LiveEvents> {
     if (!loaded.specs || hasErrors(diagnostics)) return { live: null, diagnostics };
     const progress = new ScanProgress();
     const live = new LiveModel(paths, options, buildModel(loaded.specs, null), diagnostics, debounceMs, progress);
-    live.scanInBackground(loaded.specs, progress, settings.afterWalk);
+    const scan = () => live.scanInBackground(loaded.specs!, progress, settings.afterWalk);
+    if (settings.scanAfter) void settings.scanAfter.then(scan);
+    else scan();
     return { live, diagnostics };
   }
 

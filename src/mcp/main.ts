@@ -1,7 +1,8 @@
-// Entry of the `speky-mcp` binary. The specs are loaded and validated before the transport
-// connects (a load error is reported on stderr and exits 1 without serving); the scan of the
-// code sources runs in the background once serving, and the tools that need code references
-// wait for it (scan-wait.ts). The files are watched and the model reloaded on change
+// Entry of the `speky-mcp` binary. The specs are loaded and validated before anything is
+// answered (a load error is reported on stderr and exits 1 without serving); a plain first
+// `initialize` is then answered before the MCP SDK and the tools are even loaded
+// (early-initialize.ts); the scan of the code sources runs in the background from then on,
+// and the tools that need code references wait for it (scan-wait.ts). The files are watched and the model reloaded on change
 // (src/live), unless --no-watch.
 // Exit codes: 0 clean (stdin closed), 1 load error, 2 usage error.
 import { existsSync } from "node:fs";
@@ -10,10 +11,11 @@ import { flag, formatOptions, HELP_OPTION, listOption, parseArgs, UsageError, ty
 import { WALK_OPTIONS } from "../cli/command.js";
 import { LiveModel } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { grouped, plural } from "../quote.js";
 import { VERSION } from "../version.js";
+import { earlyInitializeAnswer } from "./early-initialize.js";
 import { createLogger, type LogLevel, type Logger } from "./log.js";
-import { createServer } from "./server.js";
 import { LineStdioTransport } from "./transport.js";
 
 const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
@@ -99,7 +101,7 @@ function holdScan(): ((total: number) => Promise<void>) | undefined {
   };
 }
 
-async function load(invocation: Invocation, log: Logger): Promise<LiveModel | null> {
+async function load(invocation: Invocation, log: Logger, scanAfter: Promise<void>): Promise<LiveModel | null> {
   const started = performance.now();
   const { live, diagnostics } = await LiveModel.open(
     invocation.paths,
@@ -109,7 +111,7 @@ async function load(invocation: Invocation, log: Logger): Promise<LiveModel | nu
       ignore: invocation.ignore,
       ...(invocation.level === "verbose" ? { cacheNote: (line: string) => log.debug(escapeControl(line)) } : {}),
     },
-    { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScan() },
+    { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScan(), scanAfter },
   );
   for (const d of diagnostics) log.diagnostic(d);
   if (!live || hasErrors(diagnostics)) return null;
@@ -128,8 +130,23 @@ async function load(invocation: Invocation, log: Logger): Promise<LiveModel | nu
   return live;
 }
 
+/**
+ * The SDK takes over a session whose `initialize` was answered early: the request goes through
+ * the SDK's own parsing and handler, so that its state (client capabilities and version) is
+ * what it would have been; its answer is dropped, being the one already sent.
+ */
+async function replayInitialize(server: McpServer, request: unknown, log: Logger): Promise<void> {
+  const { InitializeRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const handler = (server.server as unknown as { _oninitialize(r: unknown): Promise<unknown> })._oninitialize;
+  const answer = await handler.call(server.server, InitializeRequestSchema.parse(request));
+  const sent = earlyInitializeAnswer(request) as { result: unknown };
+  if (JSON.stringify(answer) !== JSON.stringify(sent.result)) log.warn("the early initialize answer differs from the SDK's");
+}
+
 // speky:speky-ts#LIVE-WATCH
-async function serve(live: LiveModel, invocation: Invocation, log: Logger): Promise<void> {
+async function serve(live: LiveModel, invocation: Invocation, log: Logger, transport: LineStdioTransport): Promise<void> {
+  // Loaded only now: the SDK and the tools are not needed to answer a plain `initialize`.
+  const { createServer } = await import("./server.js");
   const server = createServer(
     () => live.current,
     () => live.snapshot(),
@@ -148,8 +165,7 @@ async function serve(live: LiveModel, invocation: Invocation, log: Logger): Prom
     for (const d of problems) log.diagnostic(d);
   });
   live.on("warning", (message) => log.warn(message));
-  const transport = new LineStdioTransport();
-  transport.onerror = (error) => log.warn(`transport: ${error.message}`);
+  if (transport.earlyRequest !== undefined) await replayInitialize(server, transport.earlyRequest, log);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;
   });
@@ -181,16 +197,30 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const log = createLogger(invocation.level);
+  // stdin is read from the start: the client's `initialize` is there when the specs are loaded.
+  const transport = new LineStdioTransport();
+  transport.onerror = (error) => log.warn(`transport: ${error.message}`);
+  transport.listenEarly();
+  let startScan!: () => void;
+  const scanAfter = new Promise<void>((resolve) => (startScan = resolve));
   let live: LiveModel | null;
   try {
-    live = await load(invocation, log);
+    live = await load(invocation, log, scanAfter);
   } catch (error) {
     log.error(`cannot load the specification: ${error instanceof Error ? error.message : String(error)}`);
     if (error instanceof Error && error.stack) log.debug(error.stack);
+    await transport.close();
     return 1;
   }
-  if (!live) return 1;
-  await serve(live, invocation, log);
+  if (!live) {
+    await transport.close();
+    return 1;
+  }
+  // speky:speky-ts#MCP-BACKGROUND-SCAN
+  // The answer first, then the scan: both would otherwise share the thread.
+  transport.answerEarly(earlyInitializeAnswer);
+  startScan();
+  await serve(live, invocation, log, transport);
   return 0;
 }
 

@@ -2,9 +2,15 @@
 // that is not JSON gets a JSON-RPC parse error (-32700, id null), valid JSON that is not a
 // JSON-RPC message gets an invalid-request error (-32600), and serving goes on. It also
 // reports the end of stdin as a close, so that the server can exit when its client goes away.
+// It can listen before the SDK is loaded (`listenEarly`): it then answers a plain first
+// `initialize` itself (early-initialize.ts) and keeps everything else, in order, for the SDK.
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+
+// The SDK's ErrorCode values, here so that this module loads without the SDK.
+const ErrorCode = { ParseError: -32700, InvalidRequest: -32600 } as const;
+type MessageSchema = (typeof import("@modelcontextprotocol/sdk/types.js"))["JSONRPCMessageSchema"];
 
 const NEWLINE = 0x0a;
 /** A line longer than this is answered with a parse error and skipped, not buffered forever. */
@@ -23,6 +29,17 @@ export class LineStdioTransport implements Transport {
   private closed = false;
   /** While stdout is full: one wait for its drain, shared by every write meanwhile. */
   private drained: Promise<void> | null = null;
+  /** Set by start(): the SDK is loaded, messages go to it. */
+  private schema: MessageSchema | null = null;
+  /** Until start(): what stdin brought, to be handled in order once started. */
+  private backlog: (() => void)[] = [];
+  private listening = false;
+  private closedBeforeStart = false;
+  /** Until start(): answers the first line, or says it cannot (null); see listenEarly. */
+  private earlyAnswer: ((message: unknown) => object | null) | null = null;
+  private firstLineSeen = false;
+  /** The request answered before start(), for the SDK to replay into its state. */
+  earlyRequest: unknown = undefined;
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -30,8 +47,9 @@ export class LineStdioTransport implements Transport {
   ) {}
 
   private readonly onData = (chunk: Buffer | string) => this.receive(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  private readonly onEnd = () => void this.close();
-  private readonly onStreamError = (error: Error) => this.onerror?.(error);
+  private readonly onEnd = () => (this.schema ? void this.close() : this.backlog.push(() => void this.close()));
+  private readonly onStreamError = (error: Error) =>
+    this.schema ? this.onerror?.(error) : this.backlog.push(() => this.onerror?.(error));
   // speky:speky-ts#SEC-EPIPE
   /** stdout failing (EPIPE: the client went away) ends the session like stdin's end does. */
   private readonly onOutputError = (error: Error) => {
@@ -39,13 +57,59 @@ export class LineStdioTransport implements Transport {
     void this.close();
   };
 
-  async start(): Promise<void> {
+  /**
+   * Reads stdin before the SDK is loaded: lines are kept for start(). Once `answer` is given
+   * (answerEarly), a first line it answers is answered at once instead.
+   */
+  listenEarly(): void {
+    this.listen();
+  }
+
+  /** Answers the first line with `answer` if it gives one (now, or when the line comes before start()). */
+  answerEarly(answer: (message: unknown) => object | null): void {
+    if (this.schema || this.firstLineSeen) return;
+    this.earlyAnswer = answer;
+    const first = this.backlog[0] as (() => void) & { line?: string };
+    if (first?.line !== undefined && this.tryEarly(first.line)) this.backlog.shift();
+  }
+
+  /** Answers `line` early if it is the plain request `earlyAnswer` knows; true if answered. */
+  private tryEarly(raw: string): boolean {
+    this.firstLineSeen = true;
+    const answer = this.earlyAnswer;
+    this.earlyAnswer = null;
+    if (!answer) return false;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return false;
+    }
+    const reply = answer(value);
+    if (reply === null) return false;
+    this.earlyRequest = value;
+    this.write(JSON.stringify(reply) + "\n").catch((error: Error) => this.onerror?.(error));
+    return true;
+  }
+
+  private listen(): void {
+    if (this.listening) return;
+    this.listening = true;
     this.input.on("data", this.onData);
     this.input.on("end", this.onEnd);
     this.input.on("error", this.onStreamError);
     // A client gone away makes stdout fail (EPIPE): report it and close, rather than crash
     // on it or linger until stdin ends (which it may never do).
     this.output.on("error", this.onOutputError);
+  }
+
+  async start(): Promise<void> {
+    this.schema = (await import("@modelcontextprotocol/sdk/types.js")).JSONRPCMessageSchema;
+    if (!this.closed) this.listen();
+    const backlog = this.backlog;
+    this.backlog = [];
+    for (const handle of backlog) handle();
+    if (this.closedBeforeStart) this.onclose?.();
   }
 
   private receive(chunk: Buffer): void {
@@ -57,7 +121,7 @@ export class LineStdioTransport implements Transport {
       this.pending = [];
       this.pendingBytes = 0;
       this.skippingLongLine = false;
-      if (!skipped) this.handleLine(line);
+      if (!skipped) this.deliver(line);
       start = nl + 1;
     }
     if (start < chunk.length && !this.skippingLongLine) {
@@ -67,9 +131,19 @@ export class LineStdioTransport implements Transport {
         this.pending = [];
         this.pendingBytes = 0;
         this.skippingLongLine = true;
-        this.reply(null, ErrorCode.ParseError, `Parse error: message longer than ${MAX_LINE_BYTES} bytes`);
+        const tooLong = () => this.reply(null, ErrorCode.ParseError, `Parse error: message longer than ${MAX_LINE_BYTES} bytes`);
+        if (this.schema) tooLong();
+        else this.backlog.push(tooLong);
       }
     }
+  }
+
+  /** A line to the SDK, or before it is loaded: answered early, or kept. */
+  private deliver(line: string): void {
+    if (this.schema) return this.handleLine(line);
+    if (line.trim() === "") return; // as handleLine does
+    if (this.earlyAnswer && !this.firstLineSeen && this.backlog.length === 0 && this.tryEarly(line)) return;
+    this.backlog.push(Object.assign(() => this.handleLine(line), { line }));
   }
 
   private handleLine(raw: string): void {
@@ -82,7 +156,7 @@ export class LineStdioTransport implements Transport {
       this.reply(null, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
+    const parsed = this.schema!.safeParse(value);
     if (!parsed.success) {
       this.reply(requestIdOf(value), ErrorCode.InvalidRequest, "Invalid Request: not a JSON-RPC 2.0 message");
       return;
@@ -127,7 +201,9 @@ export class LineStdioTransport implements Transport {
     this.pending = [];
     // Waiters for a drain that will never come must not keep the session alive.
     this.drained = null;
-    this.onclose?.();
+    // Before start() (stdout failed under an early answer) the SDK is told once it connects.
+    if (this.schema) this.onclose?.();
+    else this.closedBeforeStart = true;
   }
 }
 

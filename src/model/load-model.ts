@@ -1,7 +1,7 @@
 // Load specs, then scan the code sources of every manifest, then merge: the pipeline that
 // the CLI and the MCP server share. Data flows one way: spec → scan → model.
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
-import { scan, type ScanOptions } from "../scan/scan.js";
+import type { ScanOptions } from "../scan/scan.js";
 import type { ScanTarget } from "../scan/types.js";
 import { loadSpecs } from "../spec/load.js";
 import type { LoadOptions, Manifest, SpecSet } from "../spec/types.js";
@@ -42,6 +42,8 @@ export type ScanHooks = Pick<ScanOptions, "cooperative" | "onProgress" | "afterW
 
 /** The scan of loaded specs' code sources, merged into their model. */
 export async function scanSpecs(specs: SpecSet, options: ModelOptions = {}, hooks: ScanHooks = {}): Promise<Model> {
+  // Loaded when first needed: the MCP server answers `initialize` before its scan starts.
+  const { scan } = await import("../scan/scan.js");
   const scanned = await scan(scanTargets(specs.manifests, options.ignore ?? true), { ...hooks, onlyFiles: options.onlyFiles, cache: options.cache ?? true, cacheNote: options.cacheNote });
   return buildModel(specs, scanned);
 }

@@ -8,11 +8,11 @@
 // a cache file is used only if it is ours alone, signed with our key and valid in every field;
 // a remembered walk is used only if every file it lists is under the walk's start.
 import { createHash } from "node:crypto";
-import os from "node:os";
 import path from "node:path";
 import { statSync } from "node:fs";
 import { readCacheFile, walkId, writeCacheFile, type CachedWalk, type CacheFile, type CacheNote } from "./cache-file.js";
 import { prepareCacheDir } from "./cache-trust.js";
+import { cacheDir } from "./cache-dir.js";
 import type { FileResult } from "./file.js";
 import { NOT_A_FILE } from "./stat-rows.js";
 import { StatSplit, STAT_SPLIT_MIN } from "./stat-split.js";
@@ -30,11 +30,7 @@ export { cacheKey, CacheFile, MAX_CACHE_BYTES, readCacheFile, writeCacheFile } f
 export const RACY_MS = 100;
 const RACY_COARSE_MS = 2000;
 
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.SPEKY_CACHE_DIR) return path.resolve(env.SPEKY_CACHE_DIR);
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), ".cache");
-  return path.join(base, "speky-ts");
-}
+export { cacheDir };
 
 /** Paths under `base` are kept relative to it (shorter), others absolute. */
 class PathKeys {

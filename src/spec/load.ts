@@ -16,7 +16,6 @@ import { readItemsFile } from "./items.js";
 import { readManifest, type Written } from "./manifest.js";
 import { describe, entryOf, stringValue, type SMap, type SNode } from "./node.js";
 import { FileReport } from "./report.js";
-import { readToml } from "./toml-source.js";
 import type { LoadOptions, LoadResult, Manifest, Requirement, SpecSet, Test } from "./types.js";
 import { causeFirst, orphanedIds, type FailedFile } from "./cause.js";
 import { checkCoverageCategories, validateReferences } from "./validate.js";
@@ -141,7 +140,8 @@ class Loader {
       report.error(null, "a CSV file holds comments: pass it with -C or list it in a manifest's 'comments_csvs'");
       return;
     }
-    const root = extension === ".toml" ? readToml(text, report) : await readYaml(text, report);
+    // The TOML reader (smol-toml) is loaded for the first TOML file only.
+    const root = extension === ".toml" ? (await import("./toml-source.js")).readToml(text, report) : await readYaml(text, report);
     if (root === undefined) return;
     const { kind, map } = fileKind(root, report) ?? {};
     if (!kind || !map) return;
