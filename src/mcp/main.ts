@@ -144,19 +144,20 @@ async function replayInitialize(server: McpServer, request: unknown, log: Logger
 }
 
 // speky:speky-ts#LIVE-WATCH
-async function serve(live: LiveModel, invocation: Invocation, log: Logger, transport: LineStdioTransport): Promise<void> {
-  // Loaded only now: the SDK and the tools are not needed to answer a plain `initialize`.
-  const { createServer } = await import("./server.js");
-  const server = createServer(
-    () => live.current,
-    () => live.snapshot(),
-  );
+async function serve(
+  live: LiveModel,
+  invocation: Invocation,
+  log: Logger,
+  transport: LineStdioTransport,
+  startScan: () => void,
+): Promise<void> {
+  let server: McpServer | null = null;
   live.on("swapped", (model, idsChanged) => {
     log.info(`reloaded: ${counts(model)}${idsChanged ? " (IDs changed)" : ""}`);
     logScan(model, log);
     // Warnings were printed at start-up; repeating them on every reload would drown the log.
     for (const d of live.snapshot().problems) log.debug(formatDiagnostic(d));
-    if (idsChanged && server.isConnected()) {
+    if (idsChanged && server?.isConnected()) {
       server.server.sendResourceListChanged().catch((error: Error) => log.warn(`notification: ${error.message}`));
     }
   });
@@ -165,15 +166,28 @@ async function serve(live: LiveModel, invocation: Invocation, log: Logger, trans
     for (const d of problems) log.diagnostic(d);
   });
   live.on("warning", (message) => log.warn(message));
-  if (transport.earlyRequest !== undefined) await replayInitialize(server, transport.earlyRequest, log);
-  const closed = new Promise<void>((resolve) => {
-    server.server.onclose = resolve;
-  });
-  await server.connect(transport);
+  // Watching starts before anything is answered: a client that edits a spec as soon as it is
+  // initialized sees the change served.
   if (invocation.watch) {
     live.startWatching();
     log.debug(`watching ${plural(live.watchedDirectories().length, "directory", "directories")}`);
   }
+  // speky:speky-ts#MCP-BACKGROUND-SCAN
+  // The answer first, then the scan: both would otherwise share the thread.
+  transport.answerEarly(earlyInitializeAnswer);
+  startScan();
+  // Loaded only now: the SDK and the tools are not needed to answer a plain `initialize`.
+  const { createServer } = await import("./server.js");
+  const mcp = createServer(
+    () => live.current,
+    () => live.snapshot(),
+  );
+  server = mcp;
+  if (transport.earlyRequest !== undefined) await replayInitialize(mcp, transport.earlyRequest, log);
+  const closed = new Promise<void>((resolve) => {
+    mcp.server.onclose = resolve;
+  });
+  await mcp.connect(transport);
   await closed;
   live.stopWatching();
   log.debug("stdin closed, exiting");
@@ -216,11 +230,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     await transport.close();
     return 1;
   }
-  // speky:speky-ts#MCP-BACKGROUND-SCAN
-  // The answer first, then the scan: both would otherwise share the thread.
-  transport.answerEarly(earlyInitializeAnswer);
-  startScan();
-  await serve(live, invocation, log, transport);
+  await serve(live, invocation, log, transport, startScan);
   return 0;
 }
 
