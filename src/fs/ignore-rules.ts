@@ -2,10 +2,22 @@
 // them: each folder's files rule the paths below it, a deeper rule (or `!negation`) wins over a
 // shallower one, and .git/info/exclude rules the whole work tree. The `ignore` package reads
 // the rules; this file only stacks them by folder.
+import { createRequire } from "node:module";
 import path from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
 import { gitWorkTree } from "./boundary.js";
 import { isRefusal, readRegularSync } from "./safe-read.js";
+
+// speky:speky-ts#CHECK-LAZY-MODULES
+/**
+ * `ignore` is loaded on the first ignore file read, with require: importing its 50 KB of
+ * CommonJS from ESM costs every `speky check` a lexing pass, even outside git.
+ */
+let ignoreFactory: typeof import("ignore") | undefined;
+function newRules(): Ignore {
+  ignoreFactory ??= createRequire(import.meta.url)("ignore") as typeof import("ignore");
+  return ignoreFactory();
+}
 
 /** An ignore file larger than this is not read (no real one comes close). */
 const MAX_IGNORE_BYTES = 1024 * 1024;
@@ -27,7 +39,7 @@ function rulesIn(dir: string, names: string[], onFile?: OnRuleFile): Ignore | nu
     const read = readRegularSync(file, { maxBytes: MAX_IGNORE_BYTES });
     if (isRefusal(read)) continue;
     onFile?.(file);
-    rules ??= ignore();
+    rules ??= newRules();
     rules.add(read.bytes.toString("utf8"));
   }
   return rules;

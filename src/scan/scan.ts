@@ -6,7 +6,7 @@
 // when it pays (pool.ts) → merge in file order, so the output is the same however it ran.
 import path from "node:path";
 import { compareDiagnostics, compareStrings, type Diagnostic } from "../diagnostics.js";
-import { ScanCache, type Previous } from "./cache.js";
+import type { ScanCache, Previous } from "./cache.js";
 import type { RawTag } from "./engine.js";
 import type { FileResult } from "./file.js";
 import { poolSize, runTasks } from "./pool.js";
@@ -320,8 +320,11 @@ function commonDirectory(paths: string[]): string {
   return common;
 }
 
-function openCache(options: ScanOptions, scope: unknown, base: string, merge: boolean): ScanCache | null {
+// speky:speky-ts#CHECK-LAZY-MODULES
+/** The cache's modules are loaded only when it is used: `--no-cache` (a pre-commit check) skips them. */
+async function openCache(options: ScanOptions, scope: unknown, base: string, merge: boolean): Promise<ScanCache | null> {
   if (!options.cache) return null;
+  const { ScanCache } = await import("./cache.js");
   // A scan of some named files (merge) stats only those: no worker for the whole cache.
   const statWorker = !merge && options.parallel !== false && poolSize() >= 2;
   const cache = new ScanCache({ scope, base, merge, note: options.cacheNote, statWorker });
@@ -348,7 +351,7 @@ export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Pr
   const started = performance.now();
   trace("start");
   const scope = { targets: targets.map((t) => [t.root, t.patterns]).sort((a, b) => compareStrings(JSON.stringify(a), JSON.stringify(b))) };
-  const cache = openCache(options, scope, targets[0]?.root ?? process.cwd(), options.onlyFiles !== undefined);
+  const cache = await openCache(options, scope, targets[0]?.root ?? process.cwd(), options.onlyFiles !== undefined);
   // Pre-commit mode matches the named files against the patterns: no walk of the whole tree.
   const feed = options.onlyFiles ? null : feedFor(options, cache);
   const { jobs, diagnostics } = options.onlyFiles
@@ -367,7 +370,7 @@ export async function scanPaths(
   const started = performance.now();
   trace("start");
   const target: ScanTarget = { project, root: path.resolve(cwd), patterns: [] };
-  const cache = openCache(options, { paths: [target.root, paths], ignore: options.ignore ?? true }, commonDirectory(paths.map((p) => path.resolve(cwd, p))), false);
+  const cache = await openCache(options, { paths: [target.root, paths], ignore: options.ignore ?? true }, commonDirectory(paths.map((p) => path.resolve(cwd, p))), false);
   const walkOptions = { allowOutside: options.allowOutside, ignore: options.ignore };
   const feed = feedFor(options, cache);
   const { jobs, missing, diagnostics } = await expandPaths(paths, target.root, target, walkOptions, walkSetup(false, cache, feed));
