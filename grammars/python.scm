@@ -1,7 +1,8 @@
 ; Python definitions for the speky scanner (captures: see README.md).
 ; When several patterns capture the same node, the first one in this file wins.
-; `body: (_ ...)` and `superclasses: (_ ...)` are a block and an argument_list whatever the
-; source: written as wildcards, tree-sitter skips its parse-table analysis of those parents
+; `body: (_ ...)`, `superclasses: (_ ...)` and `(_ attribute: ...)` are a block, an argument_list
+; and an attribute whatever the source (no other node has those fields): written as wildcards,
+; tree-sitter skips its parse-table analysis of those parents
 ; (most of this query's compile time, paid by every `speky check`; see grammars/README.md).
 
 ; Docstrings: the first statement of a module, class or function body.
@@ -25,4 +26,4 @@
 
 ; Base classes, for the test rule (unittest.TestCase and friends).
 (class_definition
-  superclasses: (_ [(identifier) @base (attribute attribute: (identifier) @base)])) @definition.class
+  superclasses: (_ [(identifier) @base (_ attribute: (identifier) @base)])) @definition.class
