@@ -183,7 +183,8 @@ async function serve(
     () => live.snapshot(),
   );
   server = mcp;
-  if (transport.earlyRequest !== undefined) await replayInitialize(mcp, transport.earlyRequest, log);
+  const early = transport.endEarly();
+  if (early !== undefined) await replayInitialize(mcp, early, log);
   const closed = new Promise<void>((resolve) => {
     mcp.server.onclose = resolve;
   });

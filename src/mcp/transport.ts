@@ -73,6 +73,15 @@ export class LineStdioTransport implements Transport {
     if (first?.line !== undefined && this.tryEarly(first.line)) this.backlog.shift();
   }
 
+  /**
+   * Ends the early answers (a first line coming later waits for the SDK) and gives the request
+   * answered early, if one was: the SDK must replay it before it starts.
+   */
+  endEarly(): unknown {
+    this.earlyAnswer = null;
+    return this.earlyRequest;
+  }
+
   /** Answers `line` early if it is the plain request `earlyAnswer` knows; true if answered. */
   private tryEarly(raw: string): boolean {
     this.firstLineSeen = true;

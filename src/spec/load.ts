@@ -8,7 +8,6 @@ import { compareDiagnostics, hasErrors, type Diagnostic } from "../diagnostics.j
 import type { Collected, FileContext } from "./collect.js";
 import { readCommentsCsv, readCommentsFile } from "./comments.js";
 import { KINDS, type Kind } from "./fields.js";
-import { resolveSourceLinks } from "./git-links.js";
 import { readSpecFile } from "./files.js";
 import { boundaryFor, type Boundary } from "../fs/boundary.js";
 import { confinementProblem, GlobWalker } from "../fs/globs.js";
@@ -176,7 +175,8 @@ class Loader {
     const links = plan.source_links;
     if (links) {
       this.links.push(
-        resolveSourceLinks(links.url, links.branch, manifest.root).then((r) => {
+        // git-links.js (child_process) is loaded for the first manifest with source_links only.
+        import("./git-links.js").then(({ resolveSourceLinks }) => resolveSourceLinks(links.url, links.branch, manifest.root)).then((r) => {
           if ("links" in r) manifest.source_links = r.links;
           else report.warning(links, `source_links: ${r.problem}; code references will have no links`);
         }),
