@@ -4,11 +4,7 @@
 ; and an attribute whatever the source (no other node has those fields): written as wildcards,
 ; tree-sitter skips its parse-table analysis of those parents
 ; (most of this query's compile time, paid by every `speky check`; see grammars/README.md).
-
-; Docstrings: the first statement of a module, class or function body.
-(module . (comment)* . (expression_statement (string) @docstring))
-(class_definition body: (_ . (comment)* . (expression_statement (string) @docstring)))
-(function_definition body: (_ . (comment)* . (expression_statement (string) @docstring)))
+; Docstrings are in python-docstrings.scm, compiled only for a tag written in a string.
 
 ; Methods: functions written directly in a class body, decorated or not.
 (class_definition

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { languageForPath, languageForShebang, languageTable, packageDir, wasmPath } from "../src/scan/languages.js";
-import { loadGrammar, querySource } from "../src/scan/runtime.js";
+import { loadGrammar, querySource, stringQuerySource } from "../src/scan/runtime.js";
 import { REPO } from "./scan-helpers.js";
 
 const CAPTURES = /^(definition\.[a-z_]+|name|qualifier|anchor|base|docstring|decoration|comment|test\.attribute|_.*)$/;
@@ -26,6 +26,13 @@ describe("grammars", () => {
     for (const type of named) expect(language.idForNodeType(type, true), `${id}: ${type}`).toBeTruthy();
     for (const target of Object.values(row.fallback ?? {})) expect(table.languages).toHaveProperty(target);
     query.delete();
+    // String queries run only for a tag inside a string: they may only mark docstrings.
+    const strings = stringQuerySource(row);
+    if (strings !== null) {
+      const stringQuery = new Query(language, strings);
+      for (const capture of stringQuery.captureNames) expect(capture).toMatch(/^(docstring|_.*)$/);
+      stringQuery.delete();
+    }
   });
 
   // speky:speky-ts#TGRAM-TABLE

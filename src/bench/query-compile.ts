@@ -1,6 +1,6 @@
 // `npm run bench:query-compile [-- options] [folder...]`: what compiling each language's query
 // costs, and whether a rewritten query matches as the old one did.
-// Times, per language: the first compile in a fresh process (what `speky check` pays: the
+// Times, per language (the main query; string queries compile only for a tag in a string): the first compile in a fresh process (what `speky check` pays: the
 // wasm code is not yet optimised) as the median of --runs processes, and the best of 10
 // compiles once warm (the query's own cost, steadier on a loaded machine).
 // --compare id=old.scm[+old2.scm]: the matches of that source and of the table's on every
@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { Parser, Query, type QueryMatch } from "web-tree-sitter";
 import { MAX_PARSE_BYTES } from "../scan/file.js";
 import { languageForPath, languageRow, languageTable } from "../scan/languages.js";
-import { loadGrammar, querySource } from "../scan/runtime.js";
+import { loadGrammar, querySource, stringQuerySource } from "../scan/runtime.js";
 import { filesByLanguage } from "./machine-sources.js";
 
 interface Options {
@@ -82,7 +82,7 @@ function timeLanguages(options: Options): void {
 
 const describe = (matches: QueryMatch[]) =>
   matches
-    .map((m) => `${m.patternIndex}:${m.captures.map((c) => `${c.name}@${c.node.startIndex}-${c.node.endIndex}:${c.node.type}`).join(",")}${JSON.stringify(m.setProperties ?? {})}`)
+    .map((m) => `${m.captures.map((c) => `${c.name}@${c.node.startIndex}-${c.node.endIndex}:${c.node.type}`).join(",")}${JSON.stringify(m.setProperties ?? {})}`)
     .sort();
 
 /** The file, cut at a third and two thirds, without its middle line and without every seventh. */
@@ -102,7 +102,9 @@ async function compare(id: string, oldFiles: string[], options: Options): Promis
   const row = languageRow(id);
   const language = await loadGrammar(row);
   const before = new Query(language, oldFiles.map((f) => readFileSync(f, "utf8")).join("\n"));
-  const after = new Query(language, querySource(row));
+  // The string queries too (their patterns counted after the main query's, hence no pattern
+  // indexes in the comparison: the captures and properties of each match).
+  const after = new Query(language, querySource(row) + "\n" + (stringQuerySource(row) ?? ""));
   const parser = new Parser();
   parser.setLanguage(language);
   const files = (filesByLanguage(options.folders, languageForPath, { maxDepth: 40, maxBytes: MAX_PARSE_BYTES, only: new Set([id]) }).get(id) ?? []).slice(0, options.max);

@@ -1,6 +1,6 @@
 // What a grammar query says about one parsed file: its named definitions, docstrings and
 // test markers. Capture names are the contract described in grammars/README.md.
-import type { Node, QueryMatch } from "web-tree-sitter";
+import type { Node, Query, QueryMatch } from "web-tree-sitter";
 import type { LoadedLanguage } from "./runtime.js";
 import { TreeNav } from "./tree-nav.js";
 
@@ -88,8 +88,15 @@ export interface TextRange {
 /**
  * `range`: query only the nodes meeting that part of the file (with what encloses it); the
  * whole tree without. web-tree-sitter takes byte offsets of its UTF-16 text: twice the index.
+ * `inStrings`: some tag lies in a string node, so the row's string queries run too.
  */
-export function indexDefinitions(lang: LoadedLanguage, root: Node, nav = new TreeNav(root), range: TextRange | null = null): DefinitionIndex {
+export function indexDefinitions(
+  lang: LoadedLanguage,
+  root: Node,
+  nav = new TreeNav(root),
+  range: TextRange | null = null,
+  inStrings = false,
+): DefinitionIndex {
   const index: DefinitionIndex = {
     byNode: new Map(),
     byOuter: new Map(),
@@ -102,7 +109,14 @@ export function indexDefinitions(lang: LoadedLanguage, root: Node, nav = new Tre
   };
   const best = new Map<number, Candidate>();
   const bases = new Map<number, string[]>();
-  const matches = range ? lang.query.matches(root, { startIndex: 2 * range.start, endIndex: 2 * range.end }) : lang.query.matches(root);
+  const run = (query: Query) => (range ? query.matches(root, { startIndex: 2 * range.start, endIndex: 2 * range.end }) : query.matches(root));
+  const matches = run(lang.query);
+  // The string queries' patterns count after the main query's: its patterns win.
+  const strings = inStrings ? lang.stringQuery : null;
+  if (strings) {
+    const offset = lang.query.patternCount();
+    for (const match of run(strings)) matches.push({ ...match, patternIndex: match.patternIndex + offset });
+  }
   for (const match of matches) {
     for (const { name, node } of match.captures) {
       if (name === "docstring") index.docstrings.add(node.id);

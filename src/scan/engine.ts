@@ -6,7 +6,7 @@ import { indexDefinitions, type Definition, type DefinitionIndex, type TextRange
 import { isTest } from "./is-test.js";
 import { languageRow } from "./languages.js";
 import { anchorNode, resolveComment, resolveDocstring, wellFormed, type ResolveContext } from "./resolve.js";
-import { loadLanguage, parseBounded, parseBoundMs, querySource, type LoadedLanguage } from "./runtime.js";
+import { loadLanguage, parseBounded, parseBoundMs, querySource, stringQuerySource, type LoadedLanguage } from "./runtime.js";
 import { definitionSpan, enclosingDefinition, fileOutline, type FileOutline, type Span } from "./spans.js";
 import { enclosingScopes, qualifiedName } from "./symbol.js";
 import { hasBlankLine, markerIndexes, tagAt, TextPositions, type Position, type TagText } from "./text.js";
@@ -151,6 +151,12 @@ function classify(tag: TagText, written: Position, where: Place, ctx: ScanContex
   return freeTag(tag, written, true, null);
 }
 
+/** Whether `node` is or lies in a string node of the language (where a docstring may hold a tag). */
+function inString(node: Node, lang: LoadedLanguage, nav: TreeNav): boolean {
+  for (let n: Node | null = node; n; n = nav.parent(n)) if (lang.strings.has(n.type)) return true;
+  return false;
+}
+
 /** Bounded in time (runtime.ts); the bound's failure and grammar failures reach file.ts. */
 function parse(lang: LoadedLanguage, text: string): Tree {
   return parseBounded(lang, text, parseBoundMs());
@@ -166,7 +172,7 @@ const wholeFileQuery = new Map<string, boolean>();
 function needsWholeFile(lang: LoadedLanguage): boolean {
   let whole = wholeFileQuery.get(lang.id);
   if (whole === undefined) {
-    const source = querySource(lang.row);
+    const source = querySource(lang.row) + (stringQuerySource(lang.row) ?? "");
     whole = /@(?:decoration|comment)\b/.test(source) || /"following"/.test(source);
     wholeFileQuery.set(lang.id, whole);
   }
@@ -223,7 +229,7 @@ function scanTree(lang: LoadedLanguage, file: string, text: string, tree: Tree, 
   if (markers.length === 0) return { result, range: null, nav, tagged: [] };
   const positions = new TextPositions(text);
   const range = wholeFile ? null : queryRange(lang, text, markers, nav);
-  const index = indexDefinitions(lang, tree.rootNode, nav, range);
+  const index = indexDefinitions(lang, tree.rootNode, nav, range, markers.some((at) => inString(nav.descendantAt(at), lang, nav)));
   const ctx: ScanContext = { lang, index, text, positions, walks: new Map(), symbols: new Map(), tagged: new Map() };
   const freeTagNodes: Node[] = [];
   for (const at of markers) {

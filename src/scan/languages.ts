@@ -30,6 +30,11 @@ export interface LanguageRow {
   name: string;
   grammar: GrammarSource;
   queries: string[];
+  /**
+   * Queries whose captures matter only to a tag written inside one of the `strings` node types
+   * (docstrings): compiled and run only for a file with such a tag.
+   */
+  stringQueries?: string[];
   extensions: string[];
   filenames: string[];
   interpreters: string[];

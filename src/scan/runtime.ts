@@ -20,6 +20,8 @@ export interface LoadedLanguage {
   /** Replaced by a fresh one when the grammar throws (parseBounded). */
   parser: Parser;
   query: Query;
+  /** The row's stringQueries, compiled on first use; null without. */
+  stringQuery: Query | null;
   comments: ReadonlySet<string>;
   strings: ReadonlySet<string>;
   decorations: ReadonlySet<string>;
@@ -38,6 +40,12 @@ const loaded = new Map<string, Promise<LoadedLanguage>>();
 /** The .scm sources of a language, concatenated in table order. */
 export function querySource(row: LanguageRow): string {
   return row.queries.map((file) => readFileSync(path.join(GRAMMARS_DIR, file), "utf8")).join("\n");
+}
+
+/** The row's stringQueries (see languages.ts), concatenated; null without. */
+export function stringQuerySource(row: LanguageRow): string | null {
+  if (!row.stringQueries?.length) return null;
+  return row.stringQueries.map((file) => readFileSync(path.join(GRAMMARS_DIR, file), "utf8")).join("\n");
 }
 
 /** The parser's wasm runtime, instantiated once (a worker does it before its first file). */
@@ -77,6 +85,7 @@ async function load(id: string): Promise<LoadedLanguage> {
   // Compiled on first use: a fallback grammar's tree is often thrown away unqueried (C++ for a
   // C header: 130 ms of compiling), and a file without tags in code needs no query.
   let query: Query | undefined;
+  let stringQuery: Query | null | undefined;
   return {
     id,
     row,
@@ -84,6 +93,14 @@ async function load(id: string): Promise<LoadedLanguage> {
     get query() {
       query ??= new Query(language, querySource(row));
       return query;
+    },
+    // speky:speky-ts#QUERY-STRINGS-ON-DEMAND
+    get stringQuery() {
+      if (stringQuery === undefined) {
+        const source = stringQuerySource(row);
+        stringQuery = source === null ? null : new Query(language, source);
+      }
+      return stringQuery;
     },
     comments: new Set(row.comments),
     strings: new Set(row.strings),
