@@ -31,8 +31,15 @@ function collector(): (() => void) | null {
 // speky:speky-ts#SPEC-LOAD-HEAP
 /** Called between files: a full collection when the heap grew by GROWTH since the last one. */
 export function relieveHeap(): void {
-  const used = process.memoryUsage().heapUsed;
+  const used = heapUsed();
   if (used - baseline < GROWTH) return;
   collector()?.();
-  baseline = process.memoryUsage().heapUsed;
+  baseline = heapUsed();
 }
+
+/**
+ * process.memoryUsage().heapUsed without the resident set size that memoryUsage() also reads
+ * from /proc: 1-2 ms a call there, 16-34 ms over the 30 files of a 30,000-item load (0.07 ms
+ * this way).
+ */
+const heapUsed = () => v8.getHeapStatistics().used_heap_size;
