@@ -145,11 +145,6 @@ export class ScanCache implements WalkCache {
     return this.old === null;
   }
 
-  /** How many files the previous scan cached. */
-  get cachedFiles(): number {
-    return this.old?.paths.length ?? 0;
-  }
-
   /** A stamp taken safely before the caching scan started: an equal stamp then means unchanged. */
   private trusted(stamp: DirStamp | FileStamp): boolean {
     const window = stamp.mtimeMs % 1000 === 0 && stamp.ctimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;

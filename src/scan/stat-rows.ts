@@ -5,11 +5,11 @@ import { statSync } from "node:fs";
 /** The size of a path that is missing or not a regular file: no cached stamp has it. */
 export const NOT_A_FILE = -1;
 
-/** Stamps of `paths` into `rows` from row `from` (stat follows links, as the read does). */
-export function statInto(paths: readonly string[], rows: Float64Array, from: number): void {
-  for (let i = 0; i < paths.length; i++) {
+/** Stamps of `paths[from..to)` into the same rows of `rows` (stat follows links, as the read does). */
+export function statInto(paths: readonly string[], rows: Float64Array, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
     const st = statSync(paths[i], { throwIfNoEntry: false });
-    const at = (from + i) * 3;
+    const at = i * 3;
     if (st === undefined || !st.isFile()) {
       rows[at] = NOT_A_FILE;
       continue;

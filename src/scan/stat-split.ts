@@ -34,7 +34,7 @@ export function statChunks(paths: readonly string[], control: Int32Array, rows: 
     const from = Atomics.add(control, 0, STAT_CHUNK);
     if (from >= paths.length) return taken;
     const to = Math.min(paths.length, from + STAT_CHUNK);
-    statInto(paths.slice(from, to), rows, from);
+    statInto(paths, rows, from, to);
     taken += to - from;
     Atomics.store(control, 1 + from / STAT_CHUNK, 1);
     Atomics.notify(control, 1 + from / STAT_CHUNK);
@@ -81,7 +81,7 @@ export class StatSplit {
       if (Atomics.wait(this.control, flag, 0, CHUNK_PATIENCE_MS) === "timed-out" && Atomics.load(this.control, flag) !== 1) {
         const from = chunk * STAT_CHUNK;
         const to = Math.min(this.paths.length, from + STAT_CHUNK);
-        statInto(this.paths.slice(from, to), this.rows, from);
+        statInto(this.paths, this.rows, from, to);
         late += to - from;
       }
     }
