@@ -9,7 +9,7 @@ import { compareDiagnostics, compareStrings, type Diagnostic } from "../diagnost
 import type { ScanCache, Previous } from "./cache.js";
 import type { RawTag } from "./engine.js";
 import type { FileResult } from "./file.js";
-import { poolSize, runTasks } from "./pool.js";
+import { poolSize, runTasks, startWorkers } from "./pool.js";
 import { WalkFeed, type Settled } from "./walk-feed.js";
 import type { FileOutline } from "./spans.js";
 import { Progress } from "./progress.js";
@@ -38,9 +38,14 @@ export interface ScanOptions {
   afterWalk?: (total: number) => Promise<void>;
   /** Hears why the cache was not used or not written (--verbose). */
   cacheNote?: (line: string) => void;
+  /**
+   * Start the workers before the walk when every file is to be read (the command line's
+   * cold scans); otherwise from the walk's POOL_MIN_FILES-th file, when the tree proves big.
+   */
+  eagerWorkers?: boolean;
 }
 
-export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel" | "cacheNote"> & {
+export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel" | "cacheNote" | "eagerWorkers"> & {
   /** Follow links under the folders to anywhere (--allow-outside). */
   allowOutside?: boolean;
   /** Skip git-ignored files (default true; --no-ignore: false). */
@@ -173,7 +178,7 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
       continue;
     }
     const before = found.previous;
-    tasks.push({ absPath, cached: before && { ...before.stamp, hash: before.hash } });
+    tasks.push({ absPath, cached: before && { ...before.stamp, hash: before.hash }, unstamped: !cache });
     taskJobs.push(i);
     previous.push(before);
   }
@@ -338,7 +343,8 @@ async function openCache(options: ScanOptions, scope: unknown, base: string, mer
  */
 function feedFor(options: ScanOptions, cache: ScanCache | null): WalkFeed | null {
   if (options.parallel === false || options.cooperative || options.afterWalk || (cache && !cache.empty)) return null;
-  return new WalkFeed();
+  if (options.eagerWorkers) startWorkers();
+  return new WalkFeed(!cache);
 }
 
 /** A server's scan (cooperative) lists folders on the thread pool; a command line's on its own thread. */

@@ -6,7 +6,7 @@
 // it did not settle (a file named outright, or reached under another name) is read as usual.
 import type { Reached } from "../fs/globs.js";
 import { POOL_MIN_FILES, streamTasks, type TaskStream } from "./pool.js";
-import type { TaskOutcome } from "./worker-task.js";
+import type { FileTask, TaskOutcome } from "./worker-task.js";
 
 export interface Settled {
   /** The path the file was read under (its language follows from it). */
@@ -23,10 +23,17 @@ export class WalkFeed {
   private settled = 0;
   private progress: ((done: number) => void) | null = null;
 
+  /** `unstamped`: no cache keeps the files' stamps (worker-task.ts reads them without fstat). */
+  constructor(private readonly unstamped: boolean) {}
+
+  private task(file: Reached): FileTask {
+    return { absPath: file.abs, cached: null, unstamped: this.unstamped };
+  }
+
   readonly onFile = (file: Reached): void => {
     if (this.off || this.sent.has(file.real)) return;
     this.sent.add(file.real);
-    if (this.stream) this.stream.push({ absPath: file.abs, cached: null });
+    if (this.stream) this.stream.push(this.task(file));
     else {
       this.buffered.push(file);
       if (this.buffered.length >= POOL_MIN_FILES) this.open();
@@ -36,7 +43,7 @@ export class WalkFeed {
   private open(): void {
     this.stream = streamTasks((n) => (this.progress ? this.progress(n) : (this.settled += n)));
     if (!this.stream) this.off = true;
-    else for (const file of this.buffered) this.stream.push({ absPath: file.abs, cached: null });
+    else for (const file of this.buffered) this.stream.push(this.task(file));
     this.buffered = [];
   }
 
