@@ -49,6 +49,12 @@ export interface LanguageRow {
    * indented no deeper than it (Python). Absent: always parsed whole.
    */
   prefixParse?: "braces" | "offside";
+  /**
+   * With prefixParse, a parse may also start at a top-level line before the first tag unless
+   * a line before it matches this (multiline regex source): a statement that encloses the
+   * declarations after it (C#'s `namespace Shop;`).
+   */
+  windowBarrier?: string;
   test?: TestRuleRow;
   /** Extension → language to parse with instead when this grammar finds syntax errors. */
   fallback?: Record<string, string>;

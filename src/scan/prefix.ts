@@ -22,6 +22,7 @@ import type { Definition, TextRange } from "./definitions.js";
 import type { TextScan } from "./engine.js";
 import { parseBounded, parseBoundMs, type LoadedLanguage } from "./runtime.js";
 import type { TreeNav } from "./tree-nav.js";
+import { STARTS, windowPoints, windowRanges, type Mode } from "./window.js";
 
 /** A prefix longer than this share of the file saves too little to pay for a failed try. */
 const MAX_SHARE = 0.8;
@@ -37,13 +38,6 @@ export interface TreeScan {
 }
 
 type Verdict = "trusted" | "short" | "untrusted";
-
-/**
- * A line a statement of its own can start: first characters that continue an expression
- * (`.bar()`, `+ x`, `)`) or, in an offside language, a comment (Python's body may go on after
- * one written further left) or a string are left out.
- */
-const STARTS = { braces: /^[A-Za-z_$@#}]|^\/[/*]/, offside: /^[A-Za-z_@]/ } as const;
 
 const indentOf = (line: string) => line.length - line.trimStart().length;
 
@@ -101,10 +95,12 @@ function afterRegion(problem: Node, defEnd: number, tagged: Definition[], nav: T
   return true;
 }
 
-function judge(lang: LoadedLanguage, prefix: string, tree: Tree, scanned: TreeScan, lastMarker: number): Verdict {
+function judge(lang: LoadedLanguage, prefix: string, tree: Tree, scanned: TreeScan, lastMarker: number, windowed: boolean): Verdict {
   const { result, range, nav, tagged } = scanned;
   if (!range) return "untrusted";
   const problem = firstProblem(tree.rootNode, nav);
+  // Before the region, a window's syntax error says it started where no statement does.
+  if (windowed && problem && problem.startIndex < range.start) return "untrusted";
   if (lang.test.notWithMember) {
     // The whole top-level definition, closed by the text after it (offside languages).
     const regionEnd = Math.max(range.end, topLevel(lastMarker, nav, tree.rootNode).endIndex + 1);
@@ -117,10 +113,17 @@ function judge(lang: LoadedLanguage, prefix: string, tree: Tree, scanned: TreeSc
   return clean ? "trusted" : "untrusted";
 }
 
+/** The window scanPrefix tries first (window.ts), null: none; tests count the windows tried. */
+export function windowFor(lang: LoadedLanguage, text: string, markers: number[]): number[] | null {
+  const mode = lang.row.prefixParse;
+  return mode ? windowPoints(text, markers[0], mode, lang.row.windowBarrier, !lang.test.notWithMember) : null;
+}
+
 // speky:speky-ts#SCAN-PREFIX
 /**
  * The scan of a prefix of `text` when it stands for the whole file's (see above), else null.
- * `scan` scans a prefix with its tree (engine.ts).
+ * `scan` scans a prefix with its tree (engine.ts). A window from windowStart is tried first,
+ * then the prefix from the file's start.
  */
 export function scanPrefix(
   lang: LoadedLanguage,
@@ -130,28 +133,43 @@ export function scanPrefix(
 ): TextScan | null {
   const mode = lang.row.prefixParse;
   if (!mode || lang.test.extendedClass) return null;
+  const window = windowFor(lang, text, markers);
+  return (window ? scanFrom(lang, text, markers, scan, mode, window) : null) ?? scanFrom(lang, text, markers, scan, mode, null);
+}
+
+/** The tries of scanPrefix, from the file's start (`window` null) or a window's. */
+function scanFrom(
+  lang: LoadedLanguage,
+  text: string,
+  markers: number[],
+  scan: (prefix: string, tree: Tree) => TreeScan,
+  mode: Mode,
+  window: number[] | null,
+): TextScan | null {
   const last = markers[markers.length - 1];
   const lineStart = text.lastIndexOf("\n", last) + 1;
   // Offside: a body may go on at the tag's indentation (a docstring's tag), and where a class
   // must be whole (its other members' names count), it ends at the top level.
   const indent = mode === "offside" || lang.test.notWithMember ? 0 : indentOf(text.slice(lineStart, last));
-  const limit = text.length * MAX_SHARE;
+  // A window ends at the file's end at the latest; a prefix is worth it only well before.
+  const limit = window ? text.length : text.length * MAX_SHARE;
   let from = last;
-  for (let attempt = 0; attempt < TRIES; attempt++) {
-    const cut = cutAt(text, from, indent, mode, limit);
+  for (let attempt = 0; attempt <= TRIES; attempt++) {
+    // After the tries, a window takes the rest of the file; a prefix leaves it to a whole parse.
+    const cut = (attempt < TRIES ? cutAt(text, from, indent, mode, limit) : null) ?? (window ? text.length : null);
     if (cut === null) return null;
     const prefix = text.slice(0, cut);
     let tree: Tree;
     try {
-      tree = parseBounded(lang, prefix, parseBoundMs());
+      tree = parseBounded(lang, prefix, parseBoundMs(), window ? windowRanges(prefix, window) : undefined);
     } catch {
       return null; // the whole file's parse reports it, or does better
     }
     try {
       const scanned = scan(prefix, tree);
-      const verdict = judge(lang, prefix, tree, scanned, last);
+      const verdict = judge(lang, prefix, tree, scanned, last, window !== null);
       if (verdict === "trusted") return scanned.result;
-      if (verdict === "untrusted") return null;
+      if (verdict === "untrusted" || cut === text.length) return null;
     } finally {
       tree.delete();
     }

@@ -1,7 +1,7 @@
 // One Parser and one compiled Query per language, created on first use and kept.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Language, Parser, Query, type Tree } from "web-tree-sitter";
+import { Language, Parser, Query, type Range, type Tree } from "web-tree-sitter";
 import { GRAMMARS_DIR, languageRow, languageTable, wasmPath, type LanguageRow } from "./languages.js";
 
 export interface CompiledTestRule {
@@ -153,13 +153,14 @@ export class GrammarFailure extends Error {}
  * passed: a slow grammar on a pathological file must not stall a scan. A grammar that throws
  * gets a fresh Parser for the next file (its state after a trap can't be trusted).
  */
-export function parseBounded(lang: LoadedLanguage, text: string, boundMs: number): Tree {
+export function parseBounded(lang: LoadedLanguage, text: string, boundMs: number, includedRanges?: Range[]): Tree {
   const started = performance.now();
   let cancelled = false;
   let tree: Tree | null;
   try {
     tree = lang.parser.parse(text, null, {
       progressCallback: () => (cancelled ||= performance.now() - started >= boundMs),
+      includedRanges,
     });
   } catch (err) {
     const parser = new Parser();
