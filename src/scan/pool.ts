@@ -9,7 +9,7 @@ import { Worker } from "node:worker_threads";
 import { languageForPath } from "./languages.js";
 import { NO_TURNS, type Turns } from "./turns.js";
 import type { BatchReply, BatchRequest } from "./worker.js";
-import { isPending, parsePending, readTask, runTask, type FileTask, type PendingParse, type TaskOutcome } from "./worker-task.js";
+import { isPending, parsePending, readTask, runTask, UNSTAMPED_NO_TAGS, type FileTask, type PendingParse, type TaskOutcome } from "./worker-task.js";
 
 /** From source (tests), the built worker: a worker thread needs plain JavaScript. */
 const WORKER_FILE = fileURLToPath(
@@ -204,7 +204,7 @@ class Pool {
     const batch = slot.inFlight.get(reply.id);
     if (!run || !batch) return;
     slot.inFlight.delete(reply.id);
-    reply.outcomes.forEach((outcome, k) => (run.outcomes[batch.indexes[k]] = outcome));
+    reply.outcomes.forEach((outcome, k) => (run.outcomes[batch.indexes[k]] = outcome ?? UNSTAMPED_NO_TAGS));
     run.onProgress(batch.tasks.length);
     run.remaining--;
     this.feed(slot);

@@ -123,6 +123,13 @@ function contentWithMarker(fd: number, size: number): Buffer | null {
 /** What an unstamped read says of the stamp it did not take (no cache keeps it). */
 const UNSTAMPED = { mtimeMs: -1, ctimeMs: -1 };
 
+/** The outcome of every unstamped file without the marker: a worker answers it as null. */
+export const UNSTAMPED_NO_TAGS: TaskOutcome = { entry: { size: 0, ...UNSTAMPED, hash: null, result: null } };
+
+export function isUnstampedNoTags(outcome: TaskOutcome): boolean {
+  return outcome === UNSTAMPED_NO_TAGS;
+}
+
 /**
  * An uncached file in one open, read and close: without the fstat, a quarter of the calls of a
  * cold scan. The walk saw a regular file; a read that fills the buffer (a large file, or a
@@ -146,9 +153,9 @@ function readUnstamped(absPath: string): TaskOutcome | PendingParse | null {
     closeSync(fd);
   }
   if (n === 0 || n === CHUNK) return null;
-  const stamp = { size: n, ...UNSTAMPED };
   const bytes = scratch.subarray(0, n);
-  if (!holdsMarker(bytes)) return { entry: { ...stamp, hash: null, result: null } };
+  if (!holdsMarker(bytes)) return UNSTAMPED_NO_TAGS;
+  const stamp = { size: n, ...UNSTAMPED };
   const content = Buffer.from(bytes);
   return { absPath, stamp, hash: contentHash(content), content };
 }

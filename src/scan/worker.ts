@@ -1,6 +1,6 @@
 // A scan pool worker: batches of files in, their outcomes out, with this thread's own parsers.
 import { parentPort } from "node:worker_threads";
-import { runTask, warmUp, type FileTask, type TaskOutcome } from "./worker-task.js";
+import { isPending, isUnstampedNoTags, parsePending, readTask, warmUp, type FileTask, type TaskOutcome } from "./worker-task.js";
 
 export interface BatchRequest {
   id: number;
@@ -9,7 +9,8 @@ export interface BatchRequest {
 
 export interface BatchReply {
   id: number;
-  outcomes: TaskOutcome[];
+  /** null: an unstamped file without the marker (UNSTAMPED_NO_TAGS), most of a cold scan's, not cloned. */
+  outcomes: (TaskOutcome | null)[];
 }
 
 const port = parentPort;
@@ -25,10 +26,13 @@ let queue: Promise<void> = Promise.resolve();
 
 port.on("message", (request: BatchRequest) => {
   queue = queue.then(async () => {
-    const outcomes: TaskOutcome[] = [];
+    const outcomes: (TaskOutcome | null)[] = [];
     for (const task of request.tasks) {
       try {
-        outcomes.push(await runTask(task));
+        // Only a parse awaits: a file without the marker takes no turn of the microtask queue.
+        const read = readTask(task);
+        if (!isPending(read)) outcomes.push(isUnstampedNoTags(read) ? null : read);
+        else outcomes.push(await parsePending(read));
       } catch (err) {
         outcomes.push({ error: `cannot scan file: ${err instanceof Error ? err.message : String(err)}` });
       }
