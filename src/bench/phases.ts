@@ -12,6 +12,8 @@ import { cacheKey, computeCacheKey } from "../scan/cache-file.js";
 import { scanText, scanTextPrefix, scanTextWith } from "../scan/engine.js";
 import { languageForPath, languageForShebang } from "../scan/languages.js";
 import { loadLanguage, querySource } from "../scan/runtime.js";
+import { windowFor } from "../scan/prefix.js";
+import { markerIndexes } from "../scan/text.js";
 import { expandPaths } from "../scan/walk.js";
 import { isPending, readTask, type PendingParse } from "../scan/worker-task.js";
 
@@ -65,15 +67,17 @@ async function measure(repo: string): Promise<Phase[]> {
   const [walked, walkMs] = await cpuAsync(() => expandPaths(["."], repo, target, {}, { blocking: true }));
   phases.push({ phase: "walk", before: null, after: walkMs, note: `${walked.jobs.length} files (the walk module's)` });
 
-  const [pending, readMs] = cpu(() => {
+  const readAll = (unstamped: boolean) => {
     const out: PendingParse[] = [];
     for (const job of walked.jobs) {
-      const read = readTask({ absPath: job.absPath, cached: null });
+      const read = readTask({ absPath: job.absPath, cached: null, unstamped });
       if (isPending(read)) out.push(read);
     }
     return out;
-  });
-  phases.push({ phase: "read + marker search", before: null, after: readMs, note: `${pending.length} files hold the marker` });
+  };
+  const [, stampedMs] = cpu(() => readAll(false));
+  const [pending, readMs] = cpu(() => readAll(true));
+  phases.push({ phase: "read + marker search", before: stampedMs, after: readMs, note: `${pending.length} files hold the marker; no fstat without a cache` });
 
   const files: { absPath: string; text: string; language: string }[] = [];
   for (const p of pending) {
@@ -112,12 +116,16 @@ async function measure(repo: string): Promise<Phase[]> {
     for (const f of files) await scanText(f.absPath, f.language, f.text);
   });
   let fromPrefix = 0;
-  for (const f of files) if (await scanTextPrefix(f.absPath, f.language, f.text)) fromPrefix++;
+  let windows = 0;
+  for (const f of files) {
+    if (await scanTextPrefix(f.absPath, f.language, f.text)) fromPrefix++;
+    if (windowFor(loaded.get(f.language)!, f.text, markerIndexes(f.text))) windows++;
+  }
   phases.push({
     phase: "parse + query + resolution (scanText)",
     before: wholeScanMs,
     after: prefixScanMs,
-    note: `whole files → a prefix where it answers the same (${fromPrefix} of ${files.length} files; the others then parse whole)`,
+    note: `whole files → a window or prefix where it answers the same (${fromPrefix} of ${files.length} files, ${windows} with a window tried; the others then parse whole)`,
   });
 
   const [, keyMs] = cpu(() => cacheKey());
