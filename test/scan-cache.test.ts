@@ -132,8 +132,9 @@ describe("scan cache", () => {
     expect(files).toBeGreaterThan(STAT_SPLIT_MIN);
     await scanMany();
     expect(lastCacheRun()).toMatchObject({ hits: files, misses: 0 });
-    // Shared as the threads came: each cached file once.
-    expect(lastSplit!.worker + lastSplit!.here).toBe(files);
+    // Shared as the threads came: each cached file once, after the folders the walk stamped.
+    expect(lastSplit!.walkStamps).toBeGreaterThanOrEqual(3);
+    expect(lastSplit!.worker + lastSplit!.here).toBe(files + lastSplit!.walkStamps);
     // One change in each half: same size, old mtime (only ctime tells), and one file gone.
     for (const i of [7, STAT_SPLIT_MIN - 7]) {
       const file = path.join(tree, `many/${String(i).padStart(5, "0")}.py`);
@@ -145,9 +146,14 @@ describe("scan cache", () => {
     const warm = await scanMany();
     expect(lastCacheRun()).toMatchObject({ hits: files - 3, misses: 2 });
     expect(warm.references.map((r) => r.id)).toEqual(expect.arrayContaining([`M7`, `M${STAT_SPLIT_MIN - 7}`]));
+    // A file added to a folder: the worker's stamp of the folder tells the walk changed.
+    write("many/added.py", "# speky:p#ADDED\ndef added():\n    pass\n");
+    const grown = await scanMany();
+    expect(lastSplit!.walkStamps).toBeGreaterThanOrEqual(3);
+    expect(grown.references.map((r) => r.id)).toContain("ADDED");
     process.env.SPEKY_SCAN_WORKERS = "1";
     const fresh = await scanPaths("p", ["src", "lib", "many"], tree, { cache: false });
-    expect(strip(warm)).toBe(strip(fresh));
+    expect(strip(grown)).toBe(strip(fresh));
   });
 
   // speky:speky-ts#TSCAN-STAT-SPLIT
@@ -164,7 +170,7 @@ describe("scan cache", () => {
     const split = new StatSplit(paths);
     await split.ended;
     const rows = split.stamps();
-    expect(lastSplit).toEqual({ worker: paths.length, here: 0 });
+    expect(lastSplit).toEqual({ worker: paths.length, here: 0, walkStamps: 0 });
     paths.forEach((p, i) => expect(rowOf(rows, i), p).toEqual(expected(p)));
     // All here: asked at once, before the worker has started.
     const quick = new StatSplit(paths);

@@ -14,8 +14,8 @@ import { readCacheFile, walkId, writeCacheFile, type CachedWalk, type CacheFile,
 import { prepareCacheDir } from "./cache-trust.js";
 import { cacheDir } from "./cache-dir.js";
 import type { FileResult } from "./file.js";
-import { NOT_A_FILE } from "./stat-rows.js";
-import { StatSplit, STAT_SPLIT_MIN } from "./stat-split.js";
+import { A_WALK_STAMP, NOT_A_FILE } from "./stat-rows.js";
+import { startStatWorker, StatSplit, STAT_SPLIT_MIN } from "./stat-split.js";
 import type { DirStamp, WalkCache } from "./walk.js";
 import type { CacheEntry, FileStamp } from "./worker-task.js";
 
@@ -98,6 +98,9 @@ export interface Previous {
   entry: () => CacheEntry;
 }
 
+/** Fewer bytes than any cached file takes in the cache file (its path and three numbers). */
+const MIN_BYTES_PER_FILE = 32;
+
 export class ScanCache implements WalkCache {
   readonly file: string;
   private readonly scope: string;
@@ -107,6 +110,8 @@ export class ScanCache implements WalkCache {
   /** Path key → what the next cache file holds for it. */
   private readonly next = new Map<string, Kept>();
   private readonly nextWalks = new Map<string, CachedWalk>();
+  /** With a split: the row of each folder or ignore file a walk stamped; file rows follow them. */
+  private readonly stampRows = new Map<string, number>();
   /** Directories checked by this run: unchanged or not. */
   private readonly dirsChecked = new Map<string, boolean>();
   private changed = false;
@@ -129,10 +134,19 @@ export class ScanCache implements WalkCache {
     this.note = options.note ?? (() => {});
     this.unusable = prepareCacheDir(dir, true);
     if (this.unusable) this.note(`scan cache not used: ${this.unusable} (${dir})`);
+    // A cache file big enough to hold STAT_SPLIT_MIN files: the stat worker boots meanwhile.
+    const early = !this.unusable && options.statWorker && (statSync(this.file, { throwIfNoEntry: false })?.size ?? 0) >= STAT_SPLIT_MIN * MIN_BYTES_PER_FILE ? startStatWorker() : null;
     this.old = this.unusable ? null : readCacheFile(this.file, this.scope, this.note);
     if (this.old && options.statWorker && this.old.paths.length >= STAT_SPLIT_MIN) {
-      this.split = new StatSplit(this.old.paths.map((key) => this.keys.absolute(key)));
-    }
+      // The walks' folders and ignore files first: the walks are checked before the files.
+      for (const walk of this.old.walks.values()) for (const [key] of walk.dirs) if (!this.stampRows.has(key)) this.stampRows.set(key, this.stampRows.size);
+      const stamped = [...this.stampRows.keys()];
+      this.split = new StatSplit(
+        [...stamped, ...this.old.paths].map((key) => this.keys.absolute(key)),
+        early ?? undefined,
+        stamped.length,
+      );
+    } else void early?.terminate();
     if (!this.old) this.changed = true;
     else if (options.merge) {
       this.old.paths.forEach((p, row) => this.next.set(p, row));
@@ -154,9 +168,16 @@ export class ScanCache implements WalkCache {
   private dirUnchanged(key: string, stamp: DirStamp): boolean {
     let same = this.dirsChecked.get(key);
     if (same === undefined) {
-      const st = statSync(this.keys.absolute(key), { throwIfNoEntry: false });
-      // A walk stamps the folders it listed and the ignore files it read (src/fs/globs.ts).
-      same = st !== undefined && (st.isDirectory() || st.isFile()) && st.mtimeMs === stamp.mtimeMs && st.ctimeMs === stamp.ctimeMs && this.trusted(stamp);
+      const row = this.stampRows.get(key);
+      if (this.split && row !== undefined) {
+        const rows = this.split.stampsUpTo(this.stampRows.size);
+        same = rows[3 * row] === A_WALK_STAMP && rows[3 * row + 1] === stamp.mtimeMs && rows[3 * row + 2] === stamp.ctimeMs;
+      } else {
+        const st = statSync(this.keys.absolute(key), { throwIfNoEntry: false });
+        // A walk stamps the folders it listed and the ignore files it read (src/fs/globs.ts).
+        same = st !== undefined && (st.isDirectory() || st.isFile()) && st.mtimeMs === stamp.mtimeMs && st.ctimeMs === stamp.ctimeMs;
+      }
+      same &&= this.trusted(stamp);
       this.dirsChecked.set(key, same);
     }
     return same;
@@ -204,7 +225,7 @@ export class ScanCache implements WalkCache {
     if (!old || row === undefined) return { previous: null };
     this.cursor = row + 1;
     const stamp = old.stamp(row);
-    if (this.trusted(stamp) && (this.split ? rowUnchanged(this.split.stamps(), row, stamp) : isUnchanged(absPath, stamp))) {
+    if (this.trusted(stamp) && (this.split ? rowUnchanged(this.split.stamps(), this.stampRows.size + row, stamp) : isUnchanged(absPath, stamp))) {
       this.next.set(key, row);
       this.hits++;
       return { result: old.result(row) };

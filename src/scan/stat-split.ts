@@ -1,5 +1,5 @@
 // A warm scan's cost is mostly one stat per cached file (the system call). With a second
-// core, a worker started as soon as the cache file is read stats the cached files while this
+// core, a worker started while the cache file is read stats the cached files while this
 // thread still checks the remembered walks; this thread then joins in on what is left. Both
 // take chunks of rows from a shared counter and write the stamps (stat-rows.ts) into shared
 // memory, so nothing is copied and neither waits for the other but for one chunk at the end.
@@ -22,27 +22,42 @@ const CHUNK_PATIENCE_MS = 2000;
 /** What the worker is sent: the paths and the shared memory. */
 export interface StatJob {
   paths: string;
+  /** The first paths are walk stamps (stat-rows.ts). */
+  walkStamps: number;
   /** [next row to take]; then per chunk: 1 once its stamps are written. */
   control: SharedArrayBuffer;
   rows: SharedArrayBuffer;
 }
 
 /** The chunks taken by whoever takes them first; each marked when written. */
-export function statChunks(paths: readonly string[], control: Int32Array, rows: Float64Array): number {
+export function statChunks(paths: readonly string[], control: Int32Array, rows: Float64Array, walkStamps: number, until = paths.length): number {
   let taken = 0;
   for (;;) {
+    if (Atomics.load(control, 0) >= until) return taken;
     const from = Atomics.add(control, 0, STAT_CHUNK);
     if (from >= paths.length) return taken;
     const to = Math.min(paths.length, from + STAT_CHUNK);
-    statInto(paths, rows, from, to);
+    statInto(paths, rows, from, to, walkStamps);
     taken += to - from;
     Atomics.store(control, 1 + from / STAT_CHUNK, 1);
     Atomics.notify(control, 1 + from / STAT_CHUNK);
   }
 }
 
-/** How the last split went (tests): files stat'ed by the worker and by this thread. */
-export let lastSplit: { worker: number; here: number } | null = null;
+/**
+ * The worker, started before its paths are known (while the cache file is read: both take
+ * tens of ms); unref'ed, so a worker never sent its job does not keep the process alive.
+ */
+export function startStatWorker(): Worker | null {
+  if (!existsSync(WORKER_FILE)) return null;
+  const worker = new Worker(WORKER_FILE);
+  worker.unref();
+  worker.on("error", () => undefined); // its chunks are then done here (stamps)
+  return worker;
+}
+
+/** How the last split went (tests): paths stat'ed by the worker and by this thread, of which walk stamps. */
+export let lastSplit: { worker: number; here: number; walkStamps: number } | null = null;
 
 // speky:speky-ts#SCAN-WARM-STATS
 export class StatSplit {
@@ -53,40 +68,62 @@ export class StatSplit {
   /** Resolves when the worker has ended (tests). */
   readonly ended: Promise<void>;
 
-  /** `paths`: absolute, one per cached row. */
-  constructor(private readonly paths: readonly string[]) {
+  /**
+   * `paths`: absolute, the walks' stamped folders and ignore files first (`walkStamps` of
+   * them, stamped first: the walks are checked before the files), then one per cached row;
+   * `worker`: one startStatWorker started, else one now.
+   */
+  constructor(
+    private readonly paths: readonly string[],
+    worker = startStatWorker(),
+    private readonly walkStamps = 0,
+  ) {
     const chunks = Math.ceil(paths.length / STAT_CHUNK);
     const control = new SharedArrayBuffer(4 * (1 + chunks));
     const rows = new SharedArrayBuffer(8 * 3 * paths.length);
     this.control = new Int32Array(control);
     this.rows = new Float64Array(rows);
-    this.worker = existsSync(WORKER_FILE) ? new Worker(WORKER_FILE) : null;
-    const worker = this.worker;
+    this.worker = worker;
     this.ended = worker ? new Promise((resolve) => worker.once("exit", () => resolve())) : Promise.resolve();
     if (!worker) return;
-    worker.unref();
-    worker.on("error", () => undefined); // its chunks are then done here (stamps)
-    worker.postMessage({ paths: paths.join("\0"), control, rows } satisfies StatJob);
+    worker.postMessage({ paths: paths.join("\0"), walkStamps, control, rows } satisfies StatJob);
   }
 
-  /** The stamps of every row: what is left is taken here, then the worker's last chunk awaited. */
-  stamps(): Float64Array {
+  /** The rows of the first `count` paths, written: taken here if the worker has not yet, else awaited. */
+  stampsUpTo(count: number): Float64Array {
     if (this.done) return this.done;
-    const here = statChunks(this.paths, this.control, this.rows);
+    this.here += statChunks(this.paths, this.control, this.rows, this.walkStamps, count);
+    this.late += this.awaitChunks(count);
+    return this.rows;
+  }
+
+  private here = 0;
+  private late = 0;
+
+  /** Waits for the chunks below `count` the worker took; stats them here if it died meanwhile. */
+  private awaitChunks(count: number): number {
     let late = 0;
-    for (let chunk = 0; chunk * STAT_CHUNK < this.paths.length; chunk++) {
+    for (let chunk = 0; chunk * STAT_CHUNK < count; chunk++) {
       const flag = 1 + chunk;
       if (Atomics.load(this.control, flag) === 1) continue;
       // Taken by the worker and not written yet: a few stats' time, unless it died meanwhile.
       if (Atomics.wait(this.control, flag, 0, CHUNK_PATIENCE_MS) === "timed-out" && Atomics.load(this.control, flag) !== 1) {
         const from = chunk * STAT_CHUNK;
         const to = Math.min(this.paths.length, from + STAT_CHUNK);
-        statInto(this.paths, this.rows, from, to);
+        statInto(this.paths, this.rows, from, to, this.walkStamps);
+        Atomics.store(this.control, flag, 1);
         late += to - from;
       }
     }
+    return late;
+  }
+
+  /** The stamps of every row: what is left is taken here, then the worker's last chunk awaited. */
+  stamps(): Float64Array {
+    if (this.done) return this.done;
+    this.stampsUpTo(this.paths.length);
     void this.worker?.terminate();
-    lastSplit = { worker: this.paths.length - here - late, here: here + late };
+    lastSplit = { worker: this.paths.length - this.here - this.late, here: this.here + this.late, walkStamps: this.walkStamps };
     this.done = this.rows;
     return this.rows;
   }
