@@ -68,13 +68,17 @@ describe("safe-read", () => {
       rmSync(${JSON.stringify(path.join(tree, "src/b.py"))});
       execFileSync("mkfifo", [${JSON.stringify(path.join(tree, "src/b.py"))}]);
       const out = [];
-      for (const job of jobs) {
-        const r = await runTask({ absPath: job.absPath, cached: null });
-        out.push(r.error ?? r.entry.result.tags.map((t) => t.id));
+      // Stamped (a scan with a cache: open, fstat, read) and unstamped (--no-cache: open, read).
+      for (const unstamped of [false, true]) {
+        for (const job of jobs) {
+          const r = await runTask({ absPath: job.absPath, cached: null, unstamped });
+          out.push(r.error ?? r.entry.result.tags.map((t) => t.id));
+        }
       }
       console.log(JSON.stringify(out));
     `);
-    expect(out).toEqual([["A"], "cannot read file: not a regular file (a FIFO), not read"]);
+    const fifo = "cannot read file: not a regular file (a FIFO), not read";
+    expect(out).toEqual([["A"], fifo, ["A"], fifo]);
   });
 
   // speky:speky-ts#TWALK-SAFE-READ
