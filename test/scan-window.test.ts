@@ -11,7 +11,7 @@ const T = "speky" + ":p#R1";
 function pointsOf(source: string, mode: "braces" | "offside", barrier?: string) {
   const text = source.replace("@@", `// ${T}`).replace("%%", `# ${T}`);
   const first = text.indexOf(T);
-  const points = windowPoints(text, first, mode, barrier, true);
+  const points = windowPoints(text, first, mode, barrier, undefined);
   return { text, points, lines: points?.map((p) => text.slice(p, text.indexOf("\n", p))) };
 }
 
@@ -24,7 +24,7 @@ describe("a parse window's start", () => {
       for (let i = 0; i <= text.length; i++) {
         if (i > 0 && text[i - 1] !== "\n") continue;
         for (const mode of ["offside", "braces"] as const) {
-          const points = windowPoints(text, i, mode, undefined, true);
+          const points = windowPoints(text, i, mode, undefined, undefined);
           if (points) {
             expect(points[0]).toBeGreaterThan(0);
             expect(points[0]).toBeLessThanOrEqual(i);
@@ -41,7 +41,11 @@ describe("a parse window's start", () => {
     const { lines, points, text } = pointsOf(java, "braces");
     expect(lines).toEqual(["public class Foo extends Bar {", "", `    // ${T}`]);
     expect(text[points![1] - 1]).toBe("{");
-    expect(pointsOf("import os\n\nclass A:\n    x = 1\n\n    %%\n    def f(self): pass\n", "offside").lines).toEqual(["class A:"]);
+    const python = "import os\n\nclass A(B,\n        C):\n    x = 1\n\n    def g(self): pass\n\n    %%\n    def f(self): pass\n";
+    expect(pointsOf(python, "offside").lines).toEqual(["class A(B,", "    x = 1", `    # ${T}`]);
+    // A member the test rule reads (pytest's __init__) is never skipped: the members start there.
+    const init = python.replace("def g(self)", "def __init__(self)").replace("%%", `# ${T}`);
+    expect(windowPoints(init, init.indexOf(T), "offside", undefined, /^__init__$/)?.[2]).toBe(init.indexOf("    def __init__"));
   });
 
   it("is never inside a block comment, a string, a template literal, an #if or a block", () => {

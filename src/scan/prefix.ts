@@ -116,7 +116,7 @@ function judge(lang: LoadedLanguage, prefix: string, tree: Tree, scanned: TreeSc
 /** The window scanPrefix tries first (window.ts), null: none; tests count the windows tried. */
 export function windowFor(lang: LoadedLanguage, text: string, markers: number[]): number[] | null {
   const mode = lang.row.prefixParse;
-  return mode ? windowPoints(text, markers[0], mode, lang.row.windowBarrier, !lang.test.notWithMember) : null;
+  return mode ? windowPoints(text, markers[0], mode, lang.row.windowBarrier, lang.test.notWithMember) : null;
 }
 
 // speky:speky-ts#SCAN-PREFIX

@@ -8,9 +8,9 @@
 //   top-level statement (at depth 0, after a blank line or a closing `}`), when everything
 //   opened before it is closed. The tags' top-level definitions are then whole in it, with
 //   every scope enclosing them.
-// - Braces languages, a tag inside a block (a method in its class): the window is cut in two,
-//   the block's header (from the top-level start to its `{`) and the block's members from the
-//   nearest member start before the tag on: the members between are skipped.
+// - A tag inside a block (a method in its class): the window is cut in two, the block's header
+//   (from the top-level start to its `{`, or a Python class's `:`) and the block's members from
+//   the nearest member start before the tag on: the members between are skipped.
 import type { Range } from "web-tree-sitter";
 
 export type Mode = "braces" | "offside";
@@ -157,6 +157,55 @@ function offsideStart(text: string, first: number): number {
   return 0;
 }
 
+/** The start of the line after the one holding `index`; -1 at the text's end. */
+const nextLine = (text: string, index: number) => {
+  const nl = text.indexOf("\n", index);
+  return nl < 0 ? -1 : nl + 1;
+};
+
+/**
+ * Python, a tag in a class's body: [class start, header end, member start], the members
+ * between skipped, when the header is found and the member start is at the body's depth after a
+ * blank line with everything before it closed; not when a skipped member's name matches
+ * `keep` (a test rule reading the class's other members: pytest's `__init__`).
+ */
+function offsideNested(text: string, top: number, first: number, keep: RegExp | undefined): number[] {
+  let at = top;
+  while (text.startsWith("@", at)) at = nextLine(text, at);
+  if (at < 0 || !/^class\s/.test(text.slice(at, at + 6))) return [top];
+  let end = at;
+  let depth = 0;
+  for (;;) {
+    const next = nextLine(text, end);
+    if (next < 0 || next > first) return [top];
+    const line = text.slice(end, next - 1).replace(/#.*$/, "").trimEnd();
+    depth += countAll(line, "([{") - countAll(line, ")]}");
+    end = next;
+    if (depth > 0) continue;
+    if (depth < 0 || !line.endsWith(":")) return [top];
+    break;
+  }
+  const tagLine = lineStartOf(text, first);
+  let body = -1;
+  for (let l = end; l >= 0 && l <= tagLine; l = nextLine(text, l)) {
+    const line = text.slice(l, text.indexOf("\n", l) < 0 ? text.length : text.indexOf("\n", l));
+    if (line.trim() !== "") {
+      body = line.length - line.trimStart().length;
+      break;
+    }
+  }
+  if (body <= 0) return [top];
+  let tries = 0;
+  for (let m = tagLine; m > end && tries < START_TRIES; m = previousLine(text, m)) {
+    const line = text.slice(m, text.indexOf("\n", m));
+    if (line.length - line.trimStart().length !== body || !/^[A-Za-z_@#]/.test(line.trimStart()) || lineAbove(text, m).trim() !== "") continue;
+    const skipped = text.slice(end, m);
+    if (closedOffside(skipped) && ![...skipped.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)/gm)].some((d) => keep?.test(d[1]))) return [top, end, m];
+    tries++;
+  }
+  return [top];
+}
+
 function sameOpen(a: number[] | null, b: number[]): boolean {
   return a !== null && a.length === b.length && a.every((x, k) => x === b[k]);
 }
@@ -196,11 +245,12 @@ function bracesWindow(text: string, first: number, nested: boolean): number[] | 
 /**
  * Where a parse may start, as the points of its included ranges: [start] (one window to the
  * cut) or [start, headerEnd, membersStart]; null: from the file's start. `barrier` (a language
- * row's windowBarrier) refuses any window after a line it matches; `nested`: whether the
- * members before the tag's may be skipped (not when a test rule reads a class's other members).
+ * row's windowBarrier) refuses any window after a line it matches; `keep` (a test rule's
+ * notWithMember): with braces, no members are skipped; in Python, none whose name it matches.
  */
-export function windowPoints(text: string, first: number, mode: Mode, barrier: string | undefined, nested: boolean): number[] | null {
-  const points = mode === "offside" ? [offsideStart(text, first)] : bracesWindow(text, first, nested);
+export function windowPoints(text: string, first: number, mode: Mode, barrier: string | undefined, keep: RegExp | undefined): number[] | null {
+  const top = mode === "offside" ? offsideStart(text, first) : 0;
+  const points = mode === "offside" ? (top > 0 ? offsideNested(text, top, first, keep) : [0]) : bracesWindow(text, first, !keep);
   if (!points || points[0] <= 0) return null;
   if (barrier && new RegExp(barrier, "m").test(text.slice(0, points[0]))) return null;
   return points;
