@@ -219,6 +219,8 @@ interface Scanned {
   nav: TreeNav;
   /** The definitions tags resolved to. */
   tagged: Definition[];
+  /** Every definition the query found, by node id. */
+  defined: ReadonlyMap<number, Definition>;
 }
 
 /** `fileText`: the whole file when `text` is a prefix of it (its outline counts the file's lines). */
@@ -226,7 +228,7 @@ function scanTree(lang: LoadedLanguage, file: string, text: string, tree: Tree, 
   const result: TextScan = { language: lang.id, tags: [], diagnostics: [] };
   const markers = markerIndexes(text);
   const nav = new TreeNav(tree.rootNode);
-  if (markers.length === 0) return { result, range: null, nav, tagged: [] };
+  if (markers.length === 0) return { result, range: null, nav, tagged: [], defined: new Map() };
   const positions = new TextPositions(text);
   const range = wholeFile ? null : queryRange(lang, text, markers, nav);
   const index = indexDefinitions(lang, tree.rootNode, nav, range, markers.some((at) => inString(nav.descendantAt(at), lang, nav)));
@@ -247,7 +249,7 @@ function scanTree(lang: LoadedLanguage, file: string, text: string, tree: Tree, 
   }
   const outlineIndex = range && freeTagNodes.length > 0 ? outlineIndexOf(lang, tree, range, freeTagNodes, index) : index;
   result.outline = fileOutline(fileText, ctx.tagged.values(), freeTagNodes, outlineIndex, lang);
-  return { result, range, nav, tagged: [...ctx.tagged.values()] };
+  return { result, range, nav, tagged: [...ctx.tagged.values()], defined: index.byNode };
 }
 
 // speky:speky-ts#SCAN-TAGS

@@ -35,6 +35,7 @@ export interface TreeScan {
   range: TextRange | null;
   nav: TreeNav;
   tagged: Definition[];
+  defined: ReadonlyMap<number, Definition>;
 }
 
 type Verdict = "trusted" | "short" | "untrusted";
@@ -88,15 +89,22 @@ function topLevel(index: number, nav: TreeNav, root: Node): Node {
  * ends or later, and it is in no definition a tag resolved to (whose span is output): it
  * closes only what encloses them (a MISSING `}` of the class holding a tagged method).
  */
-function afterRegion(problem: Node, defEnd: number, tagged: Definition[], nav: TreeNav): boolean {
+function afterRegion(problem: Node, defEnd: number, scanned: TreeScan): boolean {
+  const { tagged, nav, defined } = scanned;
   if (problem.startIndex < defEnd) return false;
   const inTagged = new Set(tagged.flatMap((d) => [d.node.id, d.outer.id]));
-  for (let p = nav.parent(problem); p; p = nav.parent(p)) if (inTagged.has(p.id)) return false;
+  for (let p = nav.parent(problem); p; p = nav.parent(p)) {
+    if (inTagged.has(p.id)) return false;
+    // The recovery may have made of what encloses a tag something else (TypeScript's
+    // `export default class X {` cut before its `}` parses as a class expression, which names
+    // no scope): a named node holding the problem must be a definition the query found.
+    if (nav.parent(p) && p.childForFieldName("name") && !defined.has(p.id)) return false;
+  }
   return true;
 }
 
 function judge(lang: LoadedLanguage, prefix: string, tree: Tree, scanned: TreeScan, lastMarker: number, windowed: boolean): Verdict {
-  const { result, range, nav, tagged } = scanned;
+  const { result, range, nav } = scanned;
   if (!range) return "untrusted";
   const problem = firstProblem(tree.rootNode, nav);
   // Before the region, a window's syntax error says it started where no statement does.
@@ -105,7 +113,7 @@ function judge(lang: LoadedLanguage, prefix: string, tree: Tree, scanned: TreeSc
     // The whole top-level definition, closed by the text after it (offside languages).
     const regionEnd = Math.max(range.end, topLevel(lastMarker, nav, tree.rootNode).endIndex + 1);
     if (regionEnd >= prefix.length || (problem && problem.startIndex < regionEnd)) return "short";
-  } else if (range.end > prefix.length || (problem && !afterRegion(problem, range.end - 1, tagged, nav))) {
+  } else if (range.end > prefix.length || (problem && !afterRegion(problem, range.end - 1, scanned))) {
     // (range.end is one past the definition's end: a definition closed by its `}` may end the prefix's last line)
     return "short";
   }
