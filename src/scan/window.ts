@@ -5,8 +5,8 @@
 // and test/scan-prefix.test.ts compares both on real files.
 //
 // - The window: from the start of the nearest line before the first tag that begins a
-//   top-level statement (at depth 0, after a blank line or a closing `}`), when everything
-//   opened before it is closed. The tags' top-level definitions are then whole in it, with
+//   top-level statement (at depth 0, after a blank line or, with braces, a line that closes a
+//   block or ends a statement), when everything opened before it is closed. The tags' top-level definitions are then whole in it, with
 //   every scope enclosing them.
 // - A tag inside a block (a method in its class): the window is cut in two, the block's header
 //   (from the top-level start to its `{`, or a Python class's `:`) and the block's members from
