@@ -67,6 +67,9 @@ export class StatSplit {
   private done: Float64Array | null = null;
   /** Resolves when the worker has ended (tests). */
   readonly ended: Promise<void>;
+  /** Paths stat'ed on this thread: chunks taken, and chunks the worker took but did not write in time. */
+  private here = 0;
+  private late = 0;
 
   /**
    * `paths`: absolute, the walks' stamped folders and ignore files first (`walkStamps` of
@@ -96,9 +99,6 @@ export class StatSplit {
     this.late += this.awaitChunks(count);
     return this.rows;
   }
-
-  private here = 0;
-  private late = 0;
 
   /** Waits for the chunks below `count` the worker took; stats them here if it died meanwhile. */
   private awaitChunks(count: number): number {
