@@ -67,6 +67,15 @@ describe("a parse window's start", () => {
     expect(pointsOf("x = f(\n\nb,\n\n%%\n)\n", "offside").points).toBeNull();
   });
 
+  it("is found or refused in linear time on hostile text: escaped quotes on one long line, deep braces", () => {
+    const quotes = "x;\n\n" + "'\\".repeat(200_000) + "\n\n// " + T + "\nint f() {}\n";
+    const braces = "x;\n\n" + "{\n".repeat(100_000) + "\n// " + T + "\nint f() {}\n";
+    for (const text of [quotes, braces]) {
+      const points = windowPoints(text, text.indexOf(T), "braces", undefined, undefined);
+      expect(points === null || points[0] <= text.indexOf(T)).toBe(true);
+    }
+  });
+
   it("is refused after a line the language's windowBarrier matches (C#'s file-scoped namespace)", () => {
     const cs = "namespace Shop.Tests;\n\npublic class A {}\n\n@@\npublic class B {}\n";
     expect(pointsOf(cs, "braces").points).not.toBeNull();

@@ -66,7 +66,10 @@ function braceStates(text: string, to: number): LineState[] {
   let conditionals = 0;
   let lineStart = true;
   let i = 0;
-  /** The index after the literal opened at `i`, or -1 when it does not close before `to`. */
+  // Hostile text (a line of `'\'\'...`, thousands of nested braces) must not make this
+  // quadratic: past this much scanning, no window.
+  let budget = 8 * to + 65_536;
+  /** The index after the literal opened at `i`, `i + 1` when it is none, -1 when it does not close before `to`. */
   const literalEnd = (quote: number): number => {
     if (quote === 34 && text.startsWith('"""', i)) {
       const end = text.indexOf('"""', i + 3);
@@ -75,13 +78,14 @@ function braceStates(text: string, to: number): LineState[] {
     for (let j = i + 1; j < to; j++) {
       const c = text.charCodeAt(j);
       if (c === BACKSLASH) j++;
-      else if (c === quote) return j + 1;
-      else if (c === NEWLINE && quote !== 96) return i + 1; // not a literal: step over the quote
+      else if (c === quote) return (budget -= j - i) < 0 ? -1 : j + 1;
+      else if (c === NEWLINE && quote !== 96) return (budget -= j - i) < 0 ? -1 : i + 1;
     }
     return -1;
   };
   while (i < to) {
     if (lineStart) {
+      if ((budget -= open.length) < 0) break;
       states.push({ start: i, open: [...open], conditionals });
       lineStart = false;
       const directive = /^[ \t]*#[ \t]*(if|endif)/.exec(text.slice(i, i + 40));
@@ -101,7 +105,7 @@ function braceStates(text: string, to: number): LineState[] {
     } else if (QUOTES.has(c)) {
       const end = literalEnd(c);
       if (end < 0 || end > to) break;
-      i = inner(i, end);
+      i = end === i + 1 ? end : inner(i, end);
     } else {
       if (c === 123) open.push(i);
       else if (c === 125) open.pop();
