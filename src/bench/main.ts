@@ -3,7 +3,7 @@
 // built CLI (bin/speky.js) as child processes, like users run it; each timing is the best of
 // a few runs (the machine is shared), the peak RSS the worst.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

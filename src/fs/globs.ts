@@ -86,7 +86,6 @@ function compareParts(pa: readonly string[], pb: readonly string[]): number {
   return pa.length - pb.length;
 }
 
-const toPosix = (p: string) => (path.sep === "/" ? p : p.split(path.sep).join("/"));
 const join = (dir: string, name: string) => (dir.endsWith(path.sep) ? dir + name : dir + path.sep + name);
 
 export interface CompiledGlob {

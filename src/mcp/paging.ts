@@ -19,7 +19,6 @@
 // the page asked for are shaped. Its digest is computed by streaming the same JSON text the
 // whole answer would have, item by item, so cursors are what they were when answers were whole.
 import { createHash } from "node:crypto";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
 export const pagingInput = {
