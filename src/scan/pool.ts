@@ -25,6 +25,11 @@ const BATCH_FILES = 128;
 const IN_FLIGHT = 2;
 const IDLE_MS = 5000;
 
+/** Whether a pool of `size` can run here: two threads or more, and the built worker. */
+function poolPossible(size: number): boolean {
+  return size >= 2 && existsSync(WORKER_FILE);
+}
+
 /** $SPEKY_SCAN_WORKERS overrides the pool size (0 or 1: no pool). */
 export function poolSize(): number {
   const env = process.env.SPEKY_SCAN_WORKERS;
@@ -266,13 +271,13 @@ export function closePool(): void {
  */
 export function startWorkers(): void {
   const size = poolSize();
-  if (size >= 2 && existsSync(WORKER_FILE)) pool(size).prepare();
+  if (poolPossible(size)) pool(size).prepare();
 }
 
 /** A pool run fed while walking (Pool.stream), or null when no pool can run here. */
 export function streamTasks(onProgress: (done: number) => void): TaskStream | null {
   const size = poolSize();
-  if (size < 2 || !existsSync(WORKER_FILE)) return null;
+  if (!poolPossible(size)) return null;
   return pool(size).stream(onProgress);
 }
 
@@ -295,7 +300,7 @@ export interface RunOptions {
 export async function runTasks(tasks: FileTask[], options: RunOptions = {}): Promise<TaskOutcome[]> {
   const onProgress = options.onProgress ?? (() => undefined);
   const size = options.parallel === true ? Math.max(2, poolSize()) : poolSize();
-  const canPool = options.parallel !== false && size >= 2 && existsSync(WORKER_FILE);
+  const canPool = options.parallel !== false && poolPossible(size);
   if (canPool && (options.parallel === true || tasks.length >= POOL_MIN_FILES)) return pool(size).process(tasks, onProgress);
 
   const turns = options.turns ?? NO_TURNS;

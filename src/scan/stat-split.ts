@@ -70,6 +70,8 @@ export class StatSplit {
   /** Paths stat'ed on this thread: chunks taken, and chunks the worker took but did not write in time. */
   private here = 0;
   private late = 0;
+  /** Rows known written: every path below it. */
+  private written = 0;
 
   /**
    * `paths`: absolute, the walks' stamped folders and ignore files first (`walkStamps` of
@@ -95,8 +97,12 @@ export class StatSplit {
   /** The rows of the first `count` paths, written: taken here if the worker has not yet, else awaited. */
   stampsUpTo(count: number): Float64Array {
     if (this.done) return this.done;
-    this.here += statChunks(this.paths, this.control, this.rows, this.walkStamps, count);
-    this.late += this.awaitChunks(count);
+    // Asked once per walked folder: the rows already known written are not checked again.
+    if (count > this.written) {
+      this.here += statChunks(this.paths, this.control, this.rows, this.walkStamps, count);
+      this.late += this.awaitChunks(count);
+      this.written = count;
+    }
     return this.rows;
   }
 

@@ -127,6 +127,12 @@ function braceStates(text: string, to: number): LineState[] {
 /** The start of the line holding `index`. */
 const lineStartOf = (text: string, index: number) => (index === 0 ? 0 : text.lastIndexOf("\n", index - 1) + 1);
 
+/** The line starting at `start`, without its newline. */
+function lineAt(text: string, start: number): string {
+  const end = text.indexOf("\n", start);
+  return text.slice(start, end < 0 ? text.length : end);
+}
+
 /** The start of the line before the one starting at `start` (> 0). */
 const previousLine = (text: string, start: number) => (start < 2 ? 0 : text.lastIndexOf("\n", start - 2) + 1);
 
@@ -140,9 +146,7 @@ function lineAbove(text: string, start: number): string {
  * a line that closes a block or ends a statement (compiled JavaScript has no blank lines).
  */
 function startsAfterBreak(text: string, start: number, mode: Mode): boolean {
-  const end = text.indexOf("\n", start);
-  const line = text.slice(start, end < 0 ? text.length : end);
-  if (!WINDOW_STARTS[mode].test(line.trimStart())) return false;
+  if (!WINDOW_STARTS[mode].test(lineAt(text, start).trimStart())) return false;
   const above = lineAbove(text, start).trimStart();
   return above === "" || (mode === "braces" && (above.startsWith("}") || above.endsWith(";")));
 }
@@ -192,7 +196,7 @@ function offsideNested(text: string, top: number, first: number, keep: RegExp | 
   const tagLine = lineStartOf(text, first);
   let body = -1;
   for (let l = end; l >= 0 && l <= tagLine; l = nextLine(text, l)) {
-    const line = text.slice(l, text.indexOf("\n", l) < 0 ? text.length : text.indexOf("\n", l));
+    const line = lineAt(text, l);
     if (line.trim() !== "") {
       body = line.length - line.trimStart().length;
       break;
@@ -201,7 +205,7 @@ function offsideNested(text: string, top: number, first: number, keep: RegExp | 
   if (body <= 0) return [top];
   let tries = 0;
   for (let m = tagLine; m > end && tries < START_TRIES; m = previousLine(text, m)) {
-    const line = text.slice(m, text.indexOf("\n", m));
+    const line = lineAt(text, m);
     if (line.length - line.trimStart().length !== body || !/^[A-Za-z_@#]/.test(line.trimStart()) || lineAbove(text, m).trim() !== "") continue;
     const skipped = text.slice(end, m);
     if (closedOffside(skipped) && ![...skipped.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)/gm)].some((d) => keep?.test(d[1]))) return [top, end, m];
@@ -225,7 +229,7 @@ function bracesWindow(text: string, first: number, nested: boolean): number[] | 
   for (let k = states.length - 1; k >= 0 && tries < START_TRIES; k--) {
     const s = states[k];
     if (s.open?.length !== 0 || s.start === 0 || !startsAfterBreak(text, s.start, "braces")) continue;
-    if (s.conditionals === 0 && !/^[ \t]*}/.test(text.slice(s.start, s.start + 80))) {
+    if (s.conditionals === 0) {
       top = k;
       break;
     }

@@ -126,10 +126,6 @@ const UNSTAMPED = { mtimeMs: -1, ctimeMs: -1 };
 /** The outcome of every unstamped file without the marker: a worker answers it as null. */
 export const UNSTAMPED_NO_TAGS: TaskOutcome = { entry: { size: 0, ...UNSTAMPED, hash: null, result: null } };
 
-export function isUnstampedNoTags(outcome: TaskOutcome): boolean {
-  return outcome === UNSTAMPED_NO_TAGS;
-}
-
 /**
  * An uncached file in one open, read and close: without the fstat, a quarter of the calls of a
  * cold scan. The walk saw a regular file; a read that fills the buffer (a large file, or a
@@ -137,10 +133,10 @@ export function isUnstampedNoTags(outcome: TaskOutcome): boolean {
  * readTask's checked path (null), which tells them apart. A regular file's read stops short
  * only at its end.
  */
-function readUnstamped(absPath: string): TaskOutcome | PendingParse | null {
+function readUnstamped(task: FileTask): TaskOutcome | PendingParse | null {
   let fd: number;
   try {
-    fd = openSync(absPath, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    fd = openSync(task.absPath, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch {
     return null;
   }
@@ -154,10 +150,15 @@ function readUnstamped(absPath: string): TaskOutcome | PendingParse | null {
   }
   if (n === 0 || n === CHUNK) return null;
   const bytes = scratch.subarray(0, n);
-  if (!holdsMarker(bytes)) return UNSTAMPED_NO_TAGS;
-  const stamp = { size: n, ...UNSTAMPED };
-  const content = Buffer.from(bytes);
-  return { absPath, stamp, hash: contentHash(content), content };
+  return holdsMarker(bytes) ? settled(task, { size: n, ...UNSTAMPED }, Buffer.from(bytes)) : UNSTAMPED_NO_TAGS;
+}
+
+/** A read file's outcome: no marker, the cached content again, or a parse to come. */
+function settled(task: FileTask, stamp: FileStamp, content: Buffer | null): TaskOutcome | PendingParse {
+  if (!content) return { entry: { ...stamp, hash: null, result: null } };
+  const hash = contentHash(content);
+  if (task.cached?.hash === hash) return { reuse: stamp };
+  return { absPath: task.absPath, stamp, hash, content };
 }
 
 /**
@@ -166,7 +167,7 @@ function readUnstamped(absPath: string): TaskOutcome | PendingParse | null {
  */
 export function readTask(task: FileTask): TaskOutcome | PendingParse {
   if (task.unstamped && !task.cached) {
-    const quick = readUnstamped(task.absPath);
+    const quick = readUnstamped(task);
     if (quick) return quick;
   }
   // Non-blocking, and only a regular file: the path may have become a FIFO since the walk.
@@ -184,10 +185,7 @@ export function readTask(task: FileTask): TaskOutcome | PendingParse {
   } finally {
     closeSync(fd);
   }
-  if (!content) return { entry: { ...stamp, hash: null, result: null } };
-  const hash = contentHash(content);
-  if (task.cached?.hash === hash) return { reuse: stamp };
-  return { absPath: task.absPath, stamp, hash, content };
+  return settled(task, stamp, content);
 }
 
 /** The parser stack (web-tree-sitter and the grammars), imported by the first file to parse. */

@@ -1,6 +1,6 @@
 // A scan pool worker: batches of files in, their outcomes out, with this thread's own parsers.
 import { parentPort } from "node:worker_threads";
-import { isPending, isUnstampedNoTags, parsePending, readTask, warmUp, type FileTask, type TaskOutcome } from "./worker-task.js";
+import { isPending, parsePending, readTask, UNSTAMPED_NO_TAGS, warmUp, type FileTask, type TaskOutcome } from "./worker-task.js";
 
 export interface BatchRequest {
   id: number;
@@ -31,7 +31,7 @@ port.on("message", (request: BatchRequest) => {
       try {
         // Only a parse awaits: a file without the marker takes no turn of the microtask queue.
         const read = readTask(task);
-        if (!isPending(read)) outcomes.push(isUnstampedNoTags(read) ? null : read);
+        if (!isPending(read)) outcomes.push(read === UNSTAMPED_NO_TAGS ? null : read);
         else outcomes.push(await parsePending(read));
       } catch (err) {
         outcomes.push({ error: `cannot scan file: ${err instanceof Error ? err.message : String(err)}` });
