@@ -270,10 +270,17 @@ function checkHeader(x: unknown): string | null {
   return null;
 }
 
+/** What a lookup of an unchanged file answers: shared, so a warm scan allocates nothing per file. */
+export interface Hit {
+  result: FileResult | null;
+}
+
+const HIT_NO_TAGS: Hit = { result: null };
+
 /** A cache file as read: its columns, and an index by path key. */
 export class CacheFile {
   private index: Map<string, number> | undefined;
-  private readonly found: Map<number, [hash: string, result: FileResult]>;
+  private readonly found: Map<number, [hash: string, hit: Hit]>;
   readonly walks = new Map<string, CachedWalk>();
 
   constructor(
@@ -281,7 +288,7 @@ export class CacheFile {
     readonly paths: string[],
     private readonly body: Body,
   ) {
-    this.found = new Map(body.found.map(([i, hash, result]) => [i, [hash, result]]));
+    this.found = new Map(body.found.map(([i, hash, result]) => [i, [hash, { result }]]));
     for (const [start, rule, files, dirs, mtime, ctime] of body.walks) {
       const dirKeys = dirs === "" ? [] : dirs.split("\n");
       this.walks.set(walkId(start, rule), {
@@ -303,16 +310,31 @@ export class CacheFile {
   }
 
   stamp(row: number): FileStamp {
-    const mtimeMs = this.body.mtime[row];
-    return { size: this.body.size[row], mtimeMs, ctimeMs: mtimeMs + this.body.ctime[row] };
+    return { size: this.size(row), mtimeMs: this.mtime(row), ctimeMs: this.ctime(row) };
+  }
+
+  size(row: number): number {
+    return this.body.size[row];
+  }
+
+  mtime(row: number): number {
+    return this.body.mtime[row];
+  }
+
+  ctime(row: number): number {
+    return this.body.mtime[row] + this.body.ctime[row];
   }
 
   hash(row: number): string | null {
     return this.found.get(row)?.[0] ?? null;
   }
 
+  hit(row: number): Hit {
+    return this.found.get(row)?.[1] ?? HIT_NO_TAGS;
+  }
+
   result(row: number): FileResult | null {
-    return this.found.get(row)?.[1] ?? null;
+    return this.hit(row).result;
   }
 
   entry(row: number): CacheEntry {

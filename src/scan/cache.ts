@@ -10,10 +10,10 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { statSync } from "node:fs";
-import { readCacheFile, walkId, writeCacheFile, type CachedWalk, type CacheFile, type CacheNote } from "./cache-file.js";
+import { readCacheFile, walkId, writeCacheFile, type CachedWalk, type CacheFile, type CacheNote, type Hit } from "./cache-file.js";
+import { compareStrings } from "../diagnostics.js";
 import { prepareCacheDir } from "./cache-trust.js";
 import { cacheDir } from "./cache-dir.js";
-import type { FileResult } from "./file.js";
 import { A_WALK_STAMP, NOT_A_FILE } from "./stat-rows.js";
 import { startStatWorker, StatSplit, STAT_SPLIT_MIN } from "./stat-split.js";
 import type { DirStamp, WalkCache } from "./walk.js";
@@ -46,19 +46,10 @@ class PathKeys {
   }
 }
 
-/** What a cache file holds for a file: an entry, or a row of the cache file this run read. */
-type Kept = CacheEntry | number;
-
 /** Whether the file still has the cached stamp (size, mtime, ctime): then its content is the cached one. */
 export function isUnchanged(absPath: string, cached: FileStamp): boolean {
   const st = statSync(absPath, { throwIfNoEntry: false });
   return st !== undefined && st.isFile() && st.size === cached.size && st.mtimeMs === cached.mtimeMs && st.ctimeMs === cached.ctimeMs;
-}
-
-/** The same, for a stamp taken already (stat-rows.ts: row `at` of `rows`). */
-function rowUnchanged(rows: Float64Array, at: number, cached: FileStamp): boolean {
-  const i = at * 3;
-  return rows[i] !== NOT_A_FILE && rows[i] === cached.size && rows[i + 1] === cached.mtimeMs && rows[i + 2] === cached.ctimeMs;
 }
 
 export interface ScanCacheOptions {
@@ -98,6 +89,8 @@ export interface Previous {
   entry: () => CacheEntry;
 }
 
+const NOT_CACHED = { previous: null };
+
 /** Fewer bytes than any cached file takes in the cache file (its path and three numbers). */
 const MIN_BYTES_PER_FILE = 32;
 
@@ -107,8 +100,11 @@ export class ScanCache implements WalkCache {
   private readonly keys: PathKeys;
   private readonly started = Date.now();
   private readonly old: CacheFile | null;
-  /** Path key → what the next cache file holds for it. */
-  private readonly next = new Map<string, Kept>();
+  /** Rows of the cache file read that the next one keeps (a flag per row: no object per file). */
+  private readonly kept: Uint8Array;
+  private keptCount = 0;
+  /** Path key → the entry of a file this run read: the next cache file's other rows. */
+  private readonly next = new Map<string, CacheEntry>();
   private readonly nextWalks = new Map<string, CachedWalk>();
   /** With a split: the row of each folder or ignore file a walk stamped; file rows follow them. */
   private readonly stampRows = new Map<string, number>();
@@ -147,9 +143,12 @@ export class ScanCache implements WalkCache {
         stamped.length,
       );
     } else void early?.terminate();
+    this.kept = new Uint8Array(this.old?.paths.length ?? 0);
     if (!this.old) this.changed = true;
     else if (options.merge) {
-      this.old.paths.forEach((p, row) => this.next.set(p, row));
+      // A row read again this run is replaced by its record (see save).
+      this.kept.fill(1);
+      this.keptCount = this.kept.length;
       for (const [id, w] of this.old.walks) this.nextWalks.set(id, w);
     }
   }
@@ -160,9 +159,9 @@ export class ScanCache implements WalkCache {
   }
 
   /** A stamp taken safely before the caching scan started: an equal stamp then means unchanged. */
-  private trusted(stamp: DirStamp | FileStamp): boolean {
-    const window = stamp.mtimeMs % 1000 === 0 && stamp.ctimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
-    return Math.max(stamp.mtimeMs, stamp.ctimeMs) < this.old!.started - window;
+  private trusted(mtimeMs: number, ctimeMs: number): boolean {
+    const window = mtimeMs % 1000 === 0 && ctimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
+    return Math.max(mtimeMs, ctimeMs) < this.old!.started - window;
   }
 
   private dirUnchanged(key: string, stamp: DirStamp): boolean {
@@ -177,7 +176,7 @@ export class ScanCache implements WalkCache {
         // A walk stamps the folders it listed and the ignore files it read (src/fs/globs.ts).
         same = st !== undefined && (st.isDirectory() || st.isFile()) && st.mtimeMs === stamp.mtimeMs && st.ctimeMs === stamp.ctimeMs;
       }
-      same &&= this.trusted(stamp);
+      same &&= this.trusted(stamp.mtimeMs, stamp.ctimeMs);
       this.dirsChecked.set(key, same);
     }
     return same;
@@ -218,19 +217,34 @@ export class ScanCache implements WalkCache {
    * what the cache knew of it (`previous`), if anything.
    */
   // speky:speky-ts#SCAN-CACHE
-  unchanged(absPath: string): { result: FileResult | null } | { previous: Previous | null } {
+  // Called once per file of a warm scan: nothing is allocated for an unchanged file.
+  unchanged(absPath: string): Hit | { previous: Previous | null } {
     const old = this.old;
-    const key = this.keys.key(absPath);
-    const row = old?.row(key, this.cursor);
-    if (!old || row === undefined) return { previous: null };
+    if (!old) return NOT_CACHED;
+    const row = old.row(this.keys.key(absPath), this.cursor);
+    if (row === undefined) return NOT_CACHED;
     this.cursor = row + 1;
-    const stamp = old.stamp(row);
-    if (this.trusted(stamp) && (this.split ? rowUnchanged(this.split.stamps(), this.stampRows.size + row, stamp) : isUnchanged(absPath, stamp))) {
-      this.next.set(key, row);
+    if (this.rowUnchanged(absPath, row)) {
+      if (this.kept[row] === 0) {
+        this.kept[row] = 1;
+        this.keptCount++;
+      }
       this.hits++;
-      return { result: old.result(row) };
+      return old.hit(row);
     }
-    return { previous: { stamp, hash: old.hash(row), entry: () => old.entry(row) } };
+    return { previous: { stamp: old.stamp(row), hash: old.hash(row), entry: () => old.entry(row) } };
+  }
+
+  private rowUnchanged(absPath: string, row: number): boolean {
+    const old = this.old!;
+    const size = old.size(row);
+    const mtimeMs = old.mtime(row);
+    const ctimeMs = old.ctime(row);
+    if (!this.trusted(mtimeMs, ctimeMs)) return false;
+    if (!this.split) return isUnchanged(absPath, { size, mtimeMs, ctimeMs });
+    const rows = this.split.stamps();
+    const i = (this.stampRows.size + row) * 3;
+    return rows[i] !== NOT_A_FILE && rows[i] === size && rows[i + 1] === mtimeMs && rows[i + 2] === ctimeMs;
   }
 
   /** The entry of a file read by this run. */
@@ -245,11 +259,17 @@ export class ScanCache implements WalkCache {
     this.split?.close();
     if (this.unusable) return;
     const old = this.old;
-    const dropped = !this.options.merge && old !== null && (old.paths.length !== this.next.size || old.walks.size !== this.nextWalks.size);
+    const dropped = !this.options.merge && old !== null && (old.paths.length !== this.keptCount + this.next.size || old.walks.size !== this.nextWalks.size);
     lastRun = { file: this.file, hits: this.hits, misses: this.misses, written: false };
     if (!this.changed && !dropped) return;
-    const entries = new Map<string, CacheEntry>();
-    for (const [key, kept] of this.next) entries.set(key, typeof kept === "number" ? old!.entry(kept) : kept);
+    // By path: the order a scan looks files up in (scan.ts), so that the next run's lookups hit `cursor`.
+    const rows: [key: string, kept: CacheEntry | number][] = [];
+    this.kept.forEach((k, row) => {
+      if (k === 1 && !this.next.has(old!.paths[row])) rows.push([old!.paths[row], row]);
+    });
+    for (const [key, entry] of this.next) rows.push([key, entry]);
+    rows.sort((a, b) => compareStrings(a[0], b[0]));
+    const entries = new Map(rows.map(([key, kept]) => [key, typeof kept === "number" ? old!.entry(kept) : kept]));
     try {
       writeCacheFile(this.file, this.scope, this.started, entries, this.nextWalks);
       lastRun.written = true;

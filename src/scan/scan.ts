@@ -227,7 +227,10 @@ class Collector {
       return;
     }
     const { result } = outcome;
-    const counted = result.tags.filter((t) => t.reference).length;
+    // Most files of a tree: nothing to add.
+    if (result.tags.length === 0 && result.diagnostics.length === 0) return;
+    let counted = 0;
+    for (const tag of result.tags) if (tag.reference) counted++;
     this.tags += counted;
     if (counted > 0) this.filesWithTags++;
     for (const d of result.diagnostics) this.warn(displayPath(fallback, job.absPath), d.line, d.column, d.message);
