@@ -166,14 +166,17 @@ describe("scan cache", () => {
       return st?.isFile() ? [st.size, st.mtimeMs, st.ctimeMs] : [NOT_A_FILE];
     };
     const rowOf = (rows: Float64Array, i: number) => (rows[3 * i] === NOT_A_FILE ? [NOT_A_FILE] : [...rows.subarray(3 * i, 3 * i + 3)]);
+    // As a cache keeps them: relative to the tree, or absolute.
+    const keys = paths.map((p, i) => (i === 10 ? p : path.relative(tree, p)));
+    const prefix = tree + path.sep;
     // All by the worker: it ends before anything is asked.
-    const split = new StatSplit(paths);
+    const split = new StatSplit(keys, prefix);
     await split.ended;
     const rows = split.stamps();
     expect(lastSplit).toEqual({ worker: paths.length, here: 0, walkStamps: 0 });
     paths.forEach((p, i) => expect(rowOf(rows, i), p).toEqual(expected(p)));
     // All here: asked at once, before the worker has started.
-    const quick = new StatSplit(paths);
+    const quick = new StatSplit(keys, prefix);
     const here = quick.stamps();
     expect(lastSplit!.worker + lastSplit!.here).toBe(paths.length);
     paths.forEach((p, i) => expect(rowOf(here, i), p).toEqual(expected(p)));

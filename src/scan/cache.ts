@@ -14,7 +14,7 @@ import { readCacheFile, walkId, writeCacheFile, type CachedWalk, type CacheFile,
 import { compareStrings } from "../diagnostics.js";
 import { prepareCacheDir } from "./cache-trust.js";
 import { cacheDir } from "./cache-dir.js";
-import { A_WALK_STAMP, NOT_A_FILE } from "./stat-rows.js";
+import { A_WALK_STAMP, absoluteKey, NOT_A_FILE } from "./stat-rows.js";
 import { startStatWorker, StatSplit, STAT_SPLIT_MIN } from "./stat-split.js";
 import type { DirStamp, WalkCache } from "./walk.js";
 import type { CacheEntry, FileStamp } from "./worker-task.js";
@@ -34,7 +34,7 @@ export { cacheDir };
 
 /** Paths under `base` are kept relative to it (shorter), others absolute. */
 class PathKeys {
-  private readonly prefix: string;
+  readonly prefix: string;
   constructor(base: string) {
     this.prefix = base.endsWith(path.sep) ? base : base + path.sep;
   }
@@ -42,7 +42,7 @@ class PathKeys {
     return absPath.startsWith(this.prefix) ? absPath.slice(this.prefix.length) : absPath;
   }
   absolute(key: string): string {
-    return path.isAbsolute(key) ? key : this.prefix + key;
+    return absoluteKey(key, this.prefix);
   }
 }
 
@@ -137,11 +137,8 @@ export class ScanCache implements WalkCache {
       // The walks' folders and ignore files first: the walks are checked before the files.
       for (const walk of this.old.walks.values()) for (const [key] of walk.dirs) if (!this.stampRows.has(key)) this.stampRows.set(key, this.stampRows.size);
       const stamped = [...this.stampRows.keys()];
-      this.split = new StatSplit(
-        [...stamped, ...this.old.paths].map((key) => this.keys.absolute(key)),
-        early ?? undefined,
-        stamped.length,
-      );
+      const joined = stamped.length === 0 ? this.old.joinedPaths : `${stamped.join("\n")}\n${this.old.joinedPaths}`;
+      this.split = new StatSplit([...stamped, ...this.old.paths], this.keys.prefix, joined, early ?? undefined, stamped.length);
     } else void early?.terminate();
     this.kept = new Uint8Array(this.old?.paths.length ?? 0);
     if (!this.old) this.changed = true;

@@ -21,7 +21,9 @@ const CHUNK_PATIENCE_MS = 2000;
 
 /** What the worker is sent: the paths and the shared memory. */
 export interface StatJob {
-  paths: string;
+  /** The paths' keys (stat-rows.ts absoluteKey), one per line: a cache file holds them so. */
+  keys: string;
+  prefix: string;
   /** The first paths are walk stamps (stat-rows.ts). */
   walkStamps: number;
   /** [next row to take]; then per chunk: 1 once its stamps are written. */
@@ -30,14 +32,14 @@ export interface StatJob {
 }
 
 /** The chunks taken by whoever takes them first; each marked when written. */
-export function statChunks(paths: readonly string[], control: Int32Array, rows: Float64Array, walkStamps: number, until = paths.length): number {
+export function statChunks(keys: readonly string[], prefix: string, control: Int32Array, rows: Float64Array, walkStamps: number, until = keys.length): number {
   let taken = 0;
   for (;;) {
     if (Atomics.load(control, 0) >= until) return taken;
     const from = Atomics.add(control, 0, STAT_CHUNK);
-    if (from >= paths.length) return taken;
-    const to = Math.min(paths.length, from + STAT_CHUNK);
-    statInto(paths, rows, from, to, walkStamps);
+    if (from >= keys.length) return taken;
+    const to = Math.min(keys.length, from + STAT_CHUNK);
+    statInto(keys, prefix, rows, from, to, walkStamps);
     taken += to - from;
     Atomics.store(control, 1 + from / STAT_CHUNK, 1);
     Atomics.notify(control, 1 + from / STAT_CHUNK);
@@ -74,12 +76,16 @@ export class StatSplit {
   private written = 0;
 
   /**
-   * `paths`: absolute, the walks' stamped folders and ignore files first (`walkStamps` of
-   * them, stamped first: the walks are checked before the files), then one per cached row;
-   * `worker`: one startStatWorker started, else one now.
+   * `paths`: keys under `prefix` (stat-rows.ts absoluteKey), the walks' stamped folders and
+   * ignore files first (`walkStamps` of them, stamped first: the walks are checked before the
+   * files), then one per cached row; `joined`: the same, one per line, sent to the worker as
+   * one string (a cache file holds its rows so: nothing to build); `worker`: one
+   * startStatWorker started, else one now.
    */
   constructor(
     private readonly paths: readonly string[],
+    private readonly prefix: string,
+    joined = paths.join("\n"),
     worker = startStatWorker(),
     private readonly walkStamps = 0,
   ) {
@@ -91,7 +97,7 @@ export class StatSplit {
     this.worker = worker;
     this.ended = worker ? new Promise((resolve) => worker.once("exit", () => resolve())) : Promise.resolve();
     if (!worker) return;
-    worker.postMessage({ paths: paths.join("\0"), walkStamps, control, rows } satisfies StatJob);
+    worker.postMessage({ keys: joined, prefix, walkStamps, control, rows } satisfies StatJob);
   }
 
   /** The rows of the first `count` paths, written: taken here if the worker has not yet, else awaited. */
@@ -99,7 +105,7 @@ export class StatSplit {
     if (this.done) return this.done;
     // Asked once per walked folder: the rows already known written are not checked again.
     if (count > this.written) {
-      this.here += statChunks(this.paths, this.control, this.rows, this.walkStamps, count);
+      this.here += statChunks(this.paths, this.prefix, this.control, this.rows, this.walkStamps, count);
       this.late += this.awaitChunks(count);
       this.written = count;
     }
@@ -116,7 +122,7 @@ export class StatSplit {
       if (Atomics.wait(this.control, flag, 0, CHUNK_PATIENCE_MS) === "timed-out" && Atomics.load(this.control, flag) !== 1) {
         const from = chunk * STAT_CHUNK;
         const to = Math.min(this.paths.length, from + STAT_CHUNK);
-        statInto(this.paths, this.rows, from, to, this.walkStamps);
+        statInto(this.paths, this.prefix, this.rows, from, to, this.walkStamps);
         Atomics.store(this.control, flag, 1);
         late += to - from;
       }

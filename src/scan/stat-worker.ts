@@ -6,6 +6,6 @@ const port = parentPort;
 if (!port) throw new Error("stat worker: not started as a worker thread");
 
 port.once("message", (job: StatJob) => {
-  statChunks(job.paths.split("\0"), new Int32Array(job.control), new Float64Array(job.rows), job.walkStamps);
+  statChunks(job.keys.split("\n"), job.prefix, new Int32Array(job.control), new Float64Array(job.rows), job.walkStamps);
   port.close();
 });
