@@ -90,7 +90,7 @@ describe("scan cache", () => {
     const first = strip(await scanTree(true));
     expect(lastCacheRun()).toMatchObject({ hits: 0, misses: files, written: true });
     const second = await scanTree(true);
-    expect(lastCacheRun()).toMatchObject({ hits: files, misses: 0, written: false });
+    expect(lastCacheRun()).toMatchObject({ hits: files, misses: 0, written: false, replayed: true });
     expect(first).toBe(strip(fresh));
     expect(strip(second)).toBe(strip(fresh));
     expect(second.references.map((r) => r.id)).toEqual(["PY1", "TS1", "GO1"]);
@@ -117,6 +117,55 @@ describe("scan cache", () => {
     await settle();
     write("lib/deep/er/second.py", "# speky:p#SECOND\ndef second():\n    pass\n");
     expect((await scanTree(true)).references.map((r) => r.id)).toContain("SECOND");
+  });
+
+  // speky:speky-ts#TSCAN-REPLAY
+  it("replays an unchanged tree, and only an unchanged tree scanned the same way", async () => {
+    const fresh = strip(await scanTree(false));
+    await scanTree(true);
+    expect(lastCacheRun()).toMatchObject({ replayed: false, written: true });
+    expect(strip(await scanTree(true))).toBe(fresh);
+    expect(lastCacheRun()).toMatchObject({ replayed: true, written: false });
+    // A file added to a folder: its folder's stamp tells, the walk is done again.
+    write("lib/m40.py", "# speky:p#ADDED\ndef f40():\n    return 40\n");
+    const added = await scanTree(true);
+    expect(lastCacheRun()).toMatchObject({ replayed: false, written: true });
+    expect(strip(added)).toBe(strip(await scanTree(false)));
+    expect(added.references.map((r) => r.id)).toContain("ADDED");
+    // Stamps taken within the racy window of the scan that cached them are checked again once
+    // (cache.ts RACY_MS): the second scan after the change is the first replayed.
+    await settle();
+    await scanTree(true);
+    await scanTree(true);
+    expect(lastCacheRun()).toMatchObject({ replayed: true });
+    // A file's bytes changed, its folder not: its own stamp tells.
+    write("src/a.py", "# speky:p#PY9\ndef alpha():\n    return 1\n");
+    const edited = await scanTree(true);
+    expect(lastCacheRun()).toMatchObject({ replayed: false, misses: 1 });
+    expect(edited.references.map((r) => r.id)).toEqual(["ADDED", "PY9", "TS1", "GO1"]);
+    await settle();
+    await scanTree(true);
+    // A file named on its own is no walk's: never replayed, still answered from the cache.
+    const named = async () => {
+      const result = await scanPaths("p", ["src", "lib/m1.py"], tree, { cache: true });
+      await cacheWritten();
+      return result;
+    };
+    const namedFresh = strip(await scanPaths("p", ["src", "lib/m1.py"], tree, { cache: false }));
+    await named();
+    expect(strip(await named())).toBe(namedFresh);
+    expect(lastCacheRun()).toMatchObject({ replayed: false, misses: 0 });
+    // A manifest's target (patterns under its root): replayed too; two targets are not.
+    const one = [{ project: "p", root: tree, patterns: ["src/**/*.py", "lib"] }];
+    const two = [...one, { project: "q", root: tree, patterns: ["src/*.ts"] }];
+    for (const targets of [one, two]) {
+      const expected = strip(await scan(targets));
+      for (let run = 0; run < 2; run++) {
+        expect(strip(await scan(targets, { cache: true }))).toBe(expected);
+        await cacheWritten();
+      }
+      expect(lastCacheRun()).toMatchObject({ replayed: targets === one, misses: 0 });
+    }
   });
 
   // speky:speky-ts#TSCAN-STAT-SPLIT

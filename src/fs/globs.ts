@@ -71,6 +71,11 @@ export interface DirStamp {
 export interface WalkCache {
   lookup(start: string, rule: string): string[] | null;
   store(start: string, rule: string, files: string[], dirs: Map<string, DirStamp>): void;
+  /**
+   * A dry run (the scan cache's replay probe): `lookup` answers with no files, and tells here
+   * how many the remembered walk holds, so that the walk's problems are those of a real run.
+   */
+  readonly dryRun?: { files: number };
 }
 
 /** Python sorts paths part by part: `a/b` comes before `a-c`, unlike as plain strings. */
@@ -225,6 +230,8 @@ export class GlobWalker {
   private readonly listings = new Map<string, Promise<Dirent[] | null>>();
   private recording: { dirs: Map<string, DirStamp>; cacheable: boolean } | null = null;
   private lastYield = performance.now();
+  /** How many files the last walk reached (WalkCache.dryRun: more than it returns). */
+  private reached = 0;
 
   /**
    * @param onFile hears each file as the walk reaches it, before the walk is over (a scan
@@ -281,16 +288,21 @@ export class GlobWalker {
     const refused = confinementProblem(root, pattern, options.boundary);
     if (refused) return { files: [], problems: [refused] };
     const real = realpathOrNull(literal);
-    let files: Reached[];
+    let files: Reached[] = [];
+    let reached = 0;
     if ((glob ? glob.base : pattern).split("/").includes(GIT_DIR)) {
       // `.git` is never walked, nor read, whatever names it.
       return { files: [], problems: [{ severity: "warning", message: `'${pattern}' matched no file (.git is never walked)` }] };
     }
     if (!glob) {
       const st = statThrough(literal);
-      if (st?.isFile()) files = [{ abs: literal, real: real ?? literal }];
+      if (st?.isFile()) {
+        files = [{ abs: literal, real: real ?? literal }];
+        reached = 1;
+      }
       else if (st?.isDirectory() && options.folder) {
         files = await this.walk(literal, real!, { key: "folder", display: pattern.replace(/\/+$/, ""), maxDepth: Infinity, keep: options.folder.keep, absOnly: true }, options, pattern, problems);
+        reached = this.reached;
       } else if (st?.isDirectory()) {
         const name = pattern.replace(/\/+$/, "");
         problems.push({ severity: "warning", message: `'${pattern}' is a directory; name its files, e.g. '${name}/*.yaml'` });
@@ -298,17 +310,17 @@ export class GlobWalker {
       } else if (!options.folder) {
         // A spec file named outright must be there (speky fails too).
         return { files: [], problems: [{ severity: "error", message: `file '${pattern}' not found` }] };
-      } else files = [];
+      }
     } else if (real === null || !statThrough(real)?.isDirectory()) {
       if (!options.folder) {
         return { files: [], problems: [{ severity: "error", message: `directory '${glob.base || "."}' not found (in the glob '${pattern}')` }] };
       }
-      files = [];
     } else {
       const rule: Rule = { key: `glob ${glob.rest}`, display: glob.base, maxDepth: glob.maxDepth, keep: (_abs, rel) => glob.match(rel) };
       files = await this.walk(literal, real, rule, options, pattern, problems);
+      reached = this.reached;
     }
-    if (files.length === 0 && !problems.some((p) => p.severity === "error")) {
+    if (reached === 0 && !problems.some((p) => p.severity === "error")) {
       problems.push({ severity: "warning", message: `'${pattern}' matched no file` });
     }
     return { files, problems };
@@ -326,17 +338,23 @@ export class GlobWalker {
   /** A walk, from the cache when nothing it listed changed; recorded for the cache otherwise. */
   private async walk(start: string, startReal: string, rule: Rule, options: GlobOptions, pattern: string, problems: GlobProblem[]): Promise<Reached[]> {
     const key = `${rule.key}${options.ignore ? " +ignore" : ""}${options.boundary ? ` in ${options.boundary.roots.join(" | ")}` : ""}`;
-    if (!this.cache) return this.walkTree(start, startReal, rule, options, pattern, problems);
+    if (!this.cache) {
+      const files = await this.walkTree(start, startReal, rule, options, pattern, problems);
+      this.reached = files.length;
+      return files;
+    }
     const cached = this.cache.lookup(start, key);
     if (cached) {
       // Only walks without links are stored: real paths follow from the start's.
       const files = cached.map((abs) => ({ abs, real: start === startReal ? abs : startReal + abs.slice(start.length) }));
       if (this.onFile) files.forEach(this.onFile);
+      this.reached = this.cache.dryRun?.files ?? files.length;
       return files;
     }
     this.recording = { dirs: new Map(), cacheable: true };
     try {
       const files = await this.walkTree(start, startReal, rule, options, pattern, problems);
+      this.reached = files.length;
       const { dirs, cacheable } = this.recording;
       if (cacheable && problems.length === 0) this.cache.store(start, key, files.map((f) => f.abs), dirs);
       return files;

@@ -175,6 +175,8 @@ function toRuns(rows: number[]): number[] {
 export interface CachedWalk {
   files: string[];
   dirs: [key: string, stamp: DirStamp][];
+  /** Its files as runs of rows of the cache file it was read from (WalkRow). */
+  runs?: number[];
 }
 
 export const walkId = (startKey: string, rule: string) => `${startKey}\0${rule}`;
@@ -377,6 +379,13 @@ export class CacheFile {
     return { ...this.stamp(row), hash: this.hash(row), result: this.result(row) };
   }
 
+  /** The rows holding a result (the files with tags or warnings), each with it. */
+  results(): [row: number, result: FileResult][] {
+    const results: [number, FileResult][] = [];
+    for (const [row, [, hit]] of this.found) if (hit.result) results.push([row, hit.result]);
+    return results;
+  }
+
   /** Every entry by path key (tests and tools; a scan reads rows as needed). */
   entries(): Map<string, CacheEntry> {
     return new Map(this.paths.map((p, i) => [p, this.entry(i)]));
@@ -447,6 +456,7 @@ export function readCacheFile(file: string, scope: string, note: CacheNote = () 
       const files: string[][] = [];
       for (let i = 0; i < runs.length; i += 2) files.push(paths.slice(runs[i], runs[i] + runs[i + 1]));
       cached.walks.set(walkId(start, rule), {
+        runs,
         files: files.length === 1 ? files[0] : files.flat(),
         dirs: walk.dirKeys.map((k, i) => [k, { mtimeMs: walk.dirStamps[2 * i], ctimeMs: walk.dirStamps[2 * i + 1] }]),
       });

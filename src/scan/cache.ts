@@ -16,6 +16,7 @@ import { prepareCacheDir } from "./cache-trust.js";
 import { cacheDir } from "./cache-dir.js";
 import { A_WALK_STAMP, absoluteKey, NOT_A_FILE } from "./stat-rows.js";
 import { startStatWorker, StatSplit, STAT_SPLIT_MIN } from "./stat-split.js";
+import type { FileResult } from "./file.js";
 import type { DirStamp, WalkCache } from "./walk.js";
 import type { CacheEntry, FileStamp } from "./worker-task.js";
 
@@ -74,6 +75,8 @@ export interface CacheRun {
   /** Files read (new, changed, or whose stamp couldn't be trusted). */
   misses: number;
   written: boolean;
+  /** Answered by a replay (scan.ts): nothing changed, no file looked up on its own. */
+  replayed: boolean;
 }
 
 let lastRun: CacheRun | null = null;
@@ -90,6 +93,36 @@ export interface Previous {
 }
 
 const NOT_CACHED = { previous: null };
+
+/**
+ * The walk cache of a replay: remembered walks whose folders are unchanged answer with no
+ * files (a replay needs none); any other walk ends the probe: it throws, `missed` set (the
+ * tree, or what is scanned, changed).
+ */
+export class Probe implements WalkCache {
+  readonly walks: CachedWalk[] = [];
+  readonly dryRun = { files: 0 };
+  missed = false;
+
+  constructor(private readonly cache: ScanCache) {}
+
+  lookup(start: string, rule: string): string[] {
+    const walk = this.cache.remembered(start, rule);
+    if (!walk) this.miss();
+    this.walks.push(walk);
+    this.dryRun.files = walk.files.length;
+    return [];
+  }
+
+  store(): void {
+    this.miss();
+  }
+
+  private miss(): never {
+    this.missed = true;
+    throw new Error("a walk the scan cache does not remember");
+  }
+}
 
 /** Fewer bytes than any cached file takes in the cache file (its path and three numbers). */
 const MIN_BYTES_PER_FILE = 32;
@@ -117,6 +150,7 @@ export class ScanCache implements WalkCache {
   private readonly split: StatSplit | null = null;
   private hits = 0;
   private misses = 0;
+  private replayed = false;
 
   /** Why the cache folder can't be used (then nothing is read nor written), or null. */
   private readonly unusable: string | null;
@@ -179,25 +213,78 @@ export class ScanCache implements WalkCache {
     return same;
   }
 
-  /**
-   * A walk of the previous run whose directories are all unchanged: its files, again. Only if
-   * every file is under `start`: a walk row naming anything else (a FIFO, /etc/...) was not
-   * written by a walk of this start, and is not used.
-   */
+  /** A walk of the previous run whose directories are all unchanged (`remembered`): its files, again. */
   lookup(start: string, rule: string): string[] | null {
+    const walk = this.remembered(start, rule);
+    return walk && walk.files.map((key) => this.keys.absolute(key));
+  }
+
+  /**
+   * A walk of the previous run whose directories are all unchanged. Only if every file is
+   * under `start`: a walk row naming anything else (a FIFO, /etc/...) was not written by a
+   * walk of this start, and is not used.
+   */
+  remembered(start: string, rule: string): CachedWalk | null {
     const id = walkId(this.keys.key(start), rule);
     const walk = this.old?.walks.get(id);
     if (!walk) return null;
-    const files = walk.files.map((key) => this.keys.absolute(key));
-    const prefix = start.endsWith(path.sep) ? start : start + path.sep;
-    const outside = files.find((f) => !f.startsWith(prefix) || (f.includes("..") && f.split(path.sep).includes("..")));
-    if (outside !== undefined) {
+    if (!this.allUnder(walk.files, start)) {
       this.note(`scan cache walk of ${start} not used: it lists a file outside it`);
       return null;
     }
     if (!walk.dirs.every(([key, stamp]) => this.dirUnchanged(key, stamp))) return null;
     this.nextWalks.set(id, walk);
-    return files;
+    return walk;
+  }
+
+  /** Whether every key is of a file under `start`, told on the keys as they are (no path built). */
+  private allUnder(keys: readonly string[], start: string): boolean {
+    const prefix = start.endsWith(path.sep) ? start : start + path.sep;
+    // A key relative to the base is under `start` if it starts with the key of `start` (the
+    // start under the base), or always (the base under the start), or never.
+    const startKey = this.keys.key(prefix);
+    const relativeUnder = startKey !== prefix ? (key: string) => key.startsWith(startKey) : this.keys.prefix.startsWith(prefix) ? () => true : () => false;
+    for (const key of keys) {
+      if (!(path.isAbsolute(key) ? key.startsWith(prefix) : relativeUnder(key))) return false;
+      if (key.includes("..") && key.split(path.sep).includes("..")) return false;
+    }
+    return true;
+  }
+
+  /** A walk cache for a replay (see `replay`); null when there is nothing to replay. */
+  probe(): Probe | null {
+    return this.old && !this.options.merge ? new Probe(this) : null;
+  }
+
+  /**
+   * The cached results of an unchanged tree: when the probe's walks (all remembered, none of
+   * their folders changed) cover every row of the cache file and no file's stamp changed (the
+   * previous scan saw exactly these files, as they are), the rows holding a result, each with
+   * it and its path; the run then keeps the cache as it is. Else null.
+   */
+  // speky:speky-ts#SCAN-REPLAY
+  replay(probe: Probe): { files: number; results: [absPath: string, result: FileResult][] } | null {
+    const old = this.old!;
+    const rows = old.paths.length;
+    const covered = new Uint8Array(rows);
+    let count = 0;
+    for (const walk of probe.walks) {
+      const runs = walk.runs;
+      if (!runs) return null;
+      for (let i = 0; i < runs.length; i += 2) {
+        for (let row = runs[i]; row < runs[i] + runs[i + 1]; row++) {
+          count += 1 - covered[row];
+          covered[row] = 1;
+        }
+      }
+    }
+    if (count !== rows) return null;
+    for (let row = 0; row < rows; row++) if (!this.rowUnchanged(row)) return null;
+    this.kept.fill(1);
+    this.keptCount = rows;
+    this.hits = rows;
+    this.replayed = true;
+    return { files: rows, results: old.results().map(([row, result]) => [this.keys.absolute(old.paths[row]), result]) };
   }
 
   store(start: string, rule: string, files: string[], dirs: Map<string, DirStamp>): void {
@@ -221,7 +308,7 @@ export class ScanCache implements WalkCache {
     const row = old.row(this.keys.key(absPath), this.cursor);
     if (row === undefined) return NOT_CACHED;
     this.cursor = row + 1;
-    if (this.rowUnchanged(absPath, row)) {
+    if (this.rowUnchanged(row, absPath)) {
       if (this.kept[row] === 0) {
         this.kept[row] = 1;
         this.keptCount++;
@@ -232,13 +319,13 @@ export class ScanCache implements WalkCache {
     return { previous: { stamp: old.stamp(row), hash: old.hash(row), entry: () => old.entry(row) } };
   }
 
-  private rowUnchanged(absPath: string, row: number): boolean {
+  private rowUnchanged(row: number, absPath?: string): boolean {
     const old = this.old!;
     const size = old.size(row);
     const mtimeMs = old.mtime(row);
     const ctimeMs = old.ctime(row);
     if (!this.trusted(mtimeMs, ctimeMs)) return false;
-    if (!this.split) return isUnchanged(absPath, { size, mtimeMs, ctimeMs });
+    if (!this.split) return isUnchanged(absPath ?? this.keys.absolute(old.paths[row]), { size, mtimeMs, ctimeMs });
     const rows = this.split.stamps();
     const i = (this.stampRows.size + row) * 3;
     return rows[i] !== NOT_A_FILE && rows[i] === size && rows[i + 1] === mtimeMs && rows[i + 2] === ctimeMs;
@@ -257,7 +344,7 @@ export class ScanCache implements WalkCache {
     if (this.unusable) return;
     const old = this.old;
     const dropped = !this.options.merge && old !== null && (old.paths.length !== this.keptCount + this.next.size || old.walks.size !== this.nextWalks.size);
-    lastRun = { file: this.file, hits: this.hits, misses: this.misses, written: false };
+    lastRun = { file: this.file, hits: this.hits, misses: this.misses, written: false, replayed: this.replayed };
     if (!this.changed && !dropped) return;
     // By path: the order a scan looks files up in (scan.ts), so that the next run's lookups hit `cursor`.
     const rows: [key: string, kept: CacheEntry | number][] = [];

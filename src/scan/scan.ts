@@ -316,6 +316,49 @@ async function collect(
   return collector;
 }
 
+/** What the walk of a scan found: its files, and what it could not use. */
+interface Walked {
+  jobs: FileJob[];
+  diagnostics: Diagnostic[];
+  missing?: string[];
+}
+
+/**
+ * A warm scan of a tree where nothing changed since the cache was written: the walk is run
+ * with a probe (cache.ts) that answers each remembered walk with no files, and when all of
+ * them are remembered, no file came from elsewhere and no file's stamp changed, the files
+ * holding tags are collected from the cache, with no job, lookup or outcome per file. A
+ * tree with any change, or a scan of several targets, takes the usual way.
+ */
+async function replayed(
+  cache: ScanCache | null,
+  targets: ScanTarget[],
+  options: ScanOptions,
+  walk: (setup: WalkSetup) => Promise<Walked>,
+): Promise<Collector | null> {
+  const probe = targets.length === 1 ? cache?.probe() : null;
+  if (!cache || !probe) return null;
+  let walked: Walked;
+  try {
+    walked = await walk({ cache: probe, blocking: options.cooperative !== true });
+  } catch (err) {
+    if (probe.missed) return null;
+    throw err;
+  }
+  if (walked.jobs.length > 0 || walked.diagnostics.length > 0 || (walked.missing?.length ?? 0) > 0) return null;
+  const found = cache.replay(probe);
+  if (!found) return null;
+  trace(`replayed: ${found.files} files unchanged`);
+  options.onProgress?.(0, found.files);
+  if (options.afterWalk) await options.afterWalk(found.files);
+  const collector = new Collector(targets, options.knownProjects);
+  for (const [absPath, result] of found.results) collector.add({ absPath, real: absPath, targets }, { result });
+  collector.files = found.files;
+  options.onProgress?.(found.files, found.files);
+  saveLater(cache);
+  return collector;
+}
+
 /** The deepest directory holding all of `paths` (where a scan's cache keeps paths relative to). */
 function commonDirectory(paths: string[]): string {
   if (paths.length === 0) return path.resolve();
@@ -361,6 +404,8 @@ export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Pr
   trace("start");
   const scope = { targets: targets.map((t) => [t.root, t.patterns]).sort((a, b) => compareStrings(JSON.stringify(a), JSON.stringify(b))) };
   const cache = await openCache(options, scope, targets[0]?.root ?? process.cwd(), options.onlyFiles !== undefined);
+  const replay = options.onlyFiles ? null : await replayed(cache, targets, options, (setup) => expandTargets(targets, setup));
+  if (replay) return replay.result(started);
   // Pre-commit mode matches the named files against the patterns: no walk of the whole tree.
   const feed = options.onlyFiles ? null : feedFor(options, cache);
   const { jobs, diagnostics } = options.onlyFiles
@@ -381,6 +426,8 @@ export async function scanPaths(
   const target: ScanTarget = { project, root: path.resolve(cwd), patterns: [] };
   const cache = await openCache(options, { paths: [target.root, paths], ignore: options.ignore ?? true }, commonDirectory(paths.map((p) => path.resolve(cwd, p))), false);
   const walkOptions = { allowOutside: options.allowOutside, ignore: options.ignore };
+  const replay = await replayed(cache, [target], options, (setup) => expandPaths(paths, target.root, target, walkOptions, setup));
+  if (replay) return replay.result(started);
   const feed = feedFor(options, cache);
   const { jobs, missing, diagnostics } = await expandPaths(paths, target.root, target, walkOptions, walkSetup(false, cache, feed));
   const collector = await collect(jobs, [target], cache, options, diagnostics, feed);

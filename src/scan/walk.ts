@@ -33,11 +33,31 @@ const isSource = (abs: string) => languageForPath(abs) !== null;
 
 class Jobs {
   /** By real path: a file reached through links, or by two patterns, is scanned once. */
-  private readonly byReal = new Map<string, FileJob>();
+  private byReal = new Map<string, FileJob>();
   /** One list per target for the files of one target only (most of them), copied when a second comes. */
   private readonly alone = new Map<ScanTarget, ScanTarget[]>();
+  /**
+   * The files of the first walk, while it is the only one (most scans): a walk reaches each
+   * real file once, so they need no map unless more files come.
+   */
+  private first: FileJob[] | null = null;
+
+  /** A walk's files (each real file once). */
+  addWalk(files: readonly Reached[], target: ScanTarget): void {
+    if (this.byReal.size === 0 && this.first === null) {
+      const targets = [target];
+      this.alone.set(target, targets);
+      this.first = files.map((f) => ({ absPath: f.abs, real: f.real, targets }));
+      return;
+    }
+    for (const f of files) this.add(f.abs, f.real, target);
+  }
 
   add(absPath: string, real: string, target: ScanTarget): void {
+    if (this.first) {
+      this.byReal = new Map(this.first.map((job) => [job.real, job]));
+      this.first = null;
+    }
     const job = this.byReal.get(real);
     if (!job) {
       let targets = this.alone.get(target);
@@ -47,7 +67,10 @@ class Jobs {
   }
 
   sorted(): FileJob[] {
-    return [...this.byReal.values()].sort((a, b) => compareStrings(a.absPath, b.absPath));
+    const jobs = this.first ?? [...this.byReal.values()];
+    // A remembered walk's files come sorted: one pass tells.
+    for (let i = 1; i < jobs.length; i++) if (jobs[i - 1].absPath > jobs[i].absPath) return jobs.sort((a, b) => compareStrings(a.absPath, b.absPath));
+    return jobs;
   }
 }
 
@@ -65,7 +88,7 @@ export async function expandTargets(targets: ScanTarget[], walk: WalkSetup = {})
     const options = { boundary: target.boundary ?? null, ignore: target.ignore ?? true, folder: { keep: isSource } };
     for (const [i, pattern] of target.patterns.entries()) {
       const { files, problems } = await walker.expand(target.root, pattern, options);
-      for (const f of files) jobs.add(f.abs, f.real, target);
+      jobs.addWalk(files, target);
       for (const p of problems) diagnostics.push(diagnosticOf(target, i, p));
     }
   }
@@ -146,7 +169,7 @@ export async function expandPaths(
       // The folder is the user's own; a link under it leading outside its project is not.
       const boundary: Boundary | null = options.allowOutside ? null : boundaryFor(absPath, cwd);
       const { files, problems } = await walker.folder(absPath, p.split(path.sep).join("/"), isSource, { boundary, ignore: options.ignore ?? true });
-      for (const f of files) jobs.add(f.abs, f.real, target);
+      jobs.addWalk(files, target);
       for (const problem of problems) diagnostics.push({ file: p, line: 0, column: 0, severity: "warning", message: problem.message });
     } else {
       missing.push(p);
