@@ -51,7 +51,7 @@ function bucketOf(frame: CallFrame): Bucket | null {
   if (/web-tree-sitter/.test(url)) return fn === "matches" || fn === "captures" ? "tree-sitter query" : fn === "parse" ? "tree-sitter parse" : null;
   if (ENGINE.test(url)) return fn === "indexDefinitions" ? "tree-sitter query" : "tag engine (JS)";
   if (/\/(scan\/walk|fs\/globs|fs\/ignore-rules)\.[jt]s$/.test(url)) return "walk";
-  if (fn === "isUnchanged") return "stat (cache check)";
+  if (fn === "isUnchanged" || fn === "statStamp") return "stat (cache check)";
   if (/\/scan\/cache\.[jt]s$/.test(url)) return "cache file";
   if (/\/scan\/worker-task\.[jt]s$/.test(url)) return "read + prefilter";
   if (/\/scan\/(pool|worker)\.[jt]s$/.test(url) || /worker_threads|internal\/worker/.test(url)) return "pool messages";

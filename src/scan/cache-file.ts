@@ -327,8 +327,6 @@ export class CacheFile {
   constructor(
     readonly started: number,
     readonly paths: string[],
-    /** `paths`, one per line, as the file holds them (the stat worker's job: stat-split.ts). */
-    readonly joinedPaths: string,
     /** size, mtime and ctime of each row. */
     private readonly stamps: Float64Array,
     found: Body["found"],
@@ -408,7 +406,13 @@ export type CacheNote = (why: string) => void;
  * too large), foreign, stale, truncated, unsigned or invalid in any field; `note` hears why.
  */
 // speky:speky-ts#CACHE-UNTRUSTED
-export function readCacheFile(file: string, scope: string, note: CacheNote = () => {}): CacheFile | null {
+export function readCacheFile(
+  file: string,
+  scope: string,
+  note: CacheNote = () => {},
+  /** Hears the paths (a JSON string literal, see StatJob) once the signature is checked, before the parse. */
+  verified?: (pathsJson: string, entries: number) => void,
+): CacheFile | null {
   const read = readRegularSync(file, { noFollow: true, maxBytes: MAX_CACHE_BYTES });
   if (isRefusal(read)) {
     if (read.code !== "ENOENT") note(`scan cache ${file} not used: ${read.kind ?? read.problem}`);
@@ -439,6 +443,9 @@ export function readCacheFile(file: string, scope: string, note: CacheNote = () 
     const body = text.slice(first + 1, last);
     const mac = sign(signingKey).update(`${headerLine}\n`).update(body).digest("base64");
     if (!sameMac(mac, trailer.mac)) return refuse("its signature does not verify");
+    // The body starts with the paths (writeBody): a string literal ends where `","stamps":"` starts.
+    const pathsEnd = body.indexOf('","stamps":"');
+    if (verified && body.startsWith('{"paths":"') && pathsEnd > 0) verified(body.slice(9, pathsEnd + 1), trailer.entries);
     const parsed = JSON.parse(body) as unknown;
     const badBody = checkBody(parsed, trailer.entries);
     if (badBody) return refuse(badBody);
@@ -448,7 +455,7 @@ export function readCacheFile(file: string, scope: string, note: CacheNote = () 
     if (b.paths.includes("\0") || b.paths.startsWith("\n") || b.paths.endsWith("\n") || b.paths.includes("\n\n")) return refuse("a path is invalid");
     const stamps = unpackNumbers(b.stamps, 3 * paths.length);
     if (!stamps || !validStamps(stamps, 3, true)) return refuse("stamps are invalid");
-    const cached = new CacheFile(h.started, paths, b.paths, stamps, b.found);
+    const cached = new CacheFile(h.started, paths, stamps, b.found);
     for (const row of b.walks) {
       const walk = checkWalkRow(row, paths.length);
       if (typeof walk === "string") return refuse(walk);

@@ -12,10 +12,11 @@ import path from "node:path";
 import { statSync } from "node:fs";
 import { readCacheFile, walkId, writeCacheFile, type CachedWalk, type CacheFile, type CacheNote, type Hit } from "./cache-file.js";
 import { compareStrings } from "../diagnostics.js";
+import { statStamp } from "../fs/fast-stat.js";
 import { prepareCacheDir } from "./cache-trust.js";
 import { cacheDir } from "./cache-dir.js";
-import { A_WALK_STAMP, absoluteKey, NOT_A_FILE } from "./stat-rows.js";
-import { startStatWorker, StatSplit, STAT_SPLIT_MIN } from "./stat-split.js";
+import { absoluteKey, NOT_A_FILE } from "./stat-rows.js";
+import { startStatWorker, StatSplit, STAT_SPLIT_MIN, STAT_SPLIT_MIN_BYTES } from "./stat-split.js";
 import type { FileResult } from "./file.js";
 import type { DirStamp, WalkCache } from "./walk.js";
 import type { CacheEntry, FileStamp } from "./worker-task.js";
@@ -47,10 +48,12 @@ class PathKeys {
   }
 }
 
+/** One stamp taken at a time (statStamp writes it here). */
+const taken = new Float64Array(3);
+
 /** Whether the file still has the cached stamp (size, mtime, ctime): then its content is the cached one. */
-export function isUnchanged(absPath: string, cached: FileStamp): boolean {
-  const st = statSync(absPath, { throwIfNoEntry: false });
-  return st !== undefined && st.isFile() && st.size === cached.size && st.mtimeMs === cached.mtimeMs && st.ctimeMs === cached.ctimeMs;
+function isUnchanged(absPath: string, cached: FileStamp): boolean {
+  return statStamp(absPath, taken, 0) === "file" && taken[0] === cached.size && taken[1] === cached.mtimeMs && taken[2] === cached.ctimeMs;
 }
 
 export interface ScanCacheOptions {
@@ -124,9 +127,6 @@ export class Probe implements WalkCache {
   }
 }
 
-/** Fewer bytes than any cached file takes in the cache file (its path and three numbers). */
-const MIN_BYTES_PER_FILE = 32;
-
 export class ScanCache implements WalkCache {
   readonly file: string;
   private readonly scope: string;
@@ -139,15 +139,13 @@ export class ScanCache implements WalkCache {
   /** Path key → the entry of a file this run read: the next cache file's other rows. */
   private readonly next = new Map<string, CacheEntry>();
   private readonly nextWalks = new Map<string, CachedWalk>();
-  /** With a split: the row of each folder or ignore file a walk stamped; file rows follow them. */
-  private readonly stampRows = new Map<string, number>();
   /** Directories checked by this run: unchanged or not. */
   private readonly dirsChecked = new Map<string, boolean>();
   private changed = false;
   /** Where the next file looked up is likely to be: files come in the order they were cached. */
   private cursor = 0;
   /** The cached files' stamps, taken on two threads (stat-split.ts); null: one stat per lookup. */
-  private readonly split: StatSplit | null = null;
+  private split: StatSplit | null = null;
   private hits = 0;
   private misses = 0;
   private replayed = false;
@@ -165,15 +163,17 @@ export class ScanCache implements WalkCache {
     this.unusable = prepareCacheDir(dir, true);
     if (this.unusable) this.note(`scan cache not used: ${this.unusable} (${dir})`);
     // A cache file big enough to hold STAT_SPLIT_MIN files: the stat worker boots meanwhile.
-    const early = !this.unusable && options.statWorker && (statSync(this.file, { throwIfNoEntry: false })?.size ?? 0) >= STAT_SPLIT_MIN * MIN_BYTES_PER_FILE ? startStatWorker() : null;
-    this.old = this.unusable ? null : readCacheFile(this.file, this.scope, this.note);
-    if (this.old && options.statWorker && this.old.paths.length >= STAT_SPLIT_MIN) {
-      // The walks' folders and ignore files first: the walks are checked before the files.
-      for (const walk of this.old.walks.values()) for (const [key] of walk.dirs) if (!this.stampRows.has(key)) this.stampRows.set(key, this.stampRows.size);
-      const stamped = [...this.stampRows.keys()];
-      const joined = stamped.length === 0 ? this.old.joinedPaths : `${stamped.join("\n")}\n${this.old.joinedPaths}`;
-      this.split = new StatSplit([...stamped, ...this.old.paths], this.keys.prefix, joined, early ?? undefined, stamped.length);
-    } else void early?.terminate();
+    const early = !this.unusable && options.statWorker && (statSync(this.file, { throwIfNoEntry: false })?.size ?? 0) >= STAT_SPLIT_MIN_BYTES ? startStatWorker() : null;
+    // The worker stats the cached files as soon as the file's signature is checked.
+    const split = (pathsJson: string, entries: number) => {
+      if (early && entries >= STAT_SPLIT_MIN) this.split = new StatSplit(pathsJson, entries, this.keys.prefix, early);
+    };
+    this.old = this.unusable ? null : readCacheFile(this.file, this.scope, this.note, split);
+    if (!this.old) this.split?.close();
+    if (!this.old || !this.split) {
+      void early?.terminate();
+      this.split = null;
+    }
     this.kept = new Uint8Array(this.old?.paths.length ?? 0);
     if (!this.old) this.changed = true;
     else if (options.merge) {
@@ -198,15 +198,9 @@ export class ScanCache implements WalkCache {
   private dirUnchanged(key: string, stamp: DirStamp): boolean {
     let same = this.dirsChecked.get(key);
     if (same === undefined) {
-      const row = this.stampRows.get(key);
-      if (this.split && row !== undefined) {
-        const rows = this.split.stampsUpTo(this.stampRows.size);
-        same = rows[3 * row] === A_WALK_STAMP && rows[3 * row + 1] === stamp.mtimeMs && rows[3 * row + 2] === stamp.ctimeMs;
-      } else {
-        const st = statSync(this.keys.absolute(key), { throwIfNoEntry: false });
-        // A walk stamps the folders it listed and the ignore files it read (src/fs/globs.ts).
-        same = st !== undefined && (st.isDirectory() || st.isFile()) && st.mtimeMs === stamp.mtimeMs && st.ctimeMs === stamp.ctimeMs;
-      }
+      const kind = statStamp(this.keys.absolute(key), taken, 0);
+      // A walk stamps the folders it listed and the ignore files it read (src/fs/globs.ts).
+      same = (kind === "directory" || kind === "file") && taken[1] === stamp.mtimeMs && taken[2] === stamp.ctimeMs;
       same &&= this.trusted(stamp.mtimeMs, stamp.ctimeMs);
       this.dirsChecked.set(key, same);
     }
@@ -326,8 +320,8 @@ export class ScanCache implements WalkCache {
     const ctimeMs = old.ctime(row);
     if (!this.trusted(mtimeMs, ctimeMs)) return false;
     if (!this.split) return isUnchanged(absPath ?? this.keys.absolute(old.paths[row]), { size, mtimeMs, ctimeMs });
-    const rows = this.split.stamps();
-    const i = (this.stampRows.size + row) * 3;
+    const rows = this.split.stamps(old.paths);
+    const i = row * 3;
     return rows[i] !== NOT_A_FILE && rows[i] === size && rows[i + 1] === mtimeMs && rows[i + 2] === ctimeMs;
   }
 

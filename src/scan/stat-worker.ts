@@ -6,6 +6,9 @@ const port = parentPort;
 if (!port) throw new Error("stat worker: not started as a worker thread");
 
 port.once("message", (job: StatJob) => {
-  statChunks(job.keys.split("\n"), job.prefix, new Int32Array(job.control), new Float64Array(job.rows), job.walkStamps);
+  const keys = (JSON.parse(job.keysJson) as string).split("\n");
+  const rows = new Float64Array(job.rows);
+  // Paths other than those the rows were made for: none taken, the main thread stats them all.
+  if (keys.length * 3 === rows.length) statChunks(keys, job.prefix, new Int32Array(job.control), rows);
   port.close();
 });
