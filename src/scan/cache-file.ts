@@ -19,7 +19,6 @@ import { cacheSigningKey, notOurs } from "./cache-trust.js";
 import type { RawDiagnostic, RawTag } from "./engine.js";
 import type { FileResult } from "./file.js";
 import { GRAMMARS_DIR } from "./languages.js";
-import { NOT_A_FILE } from "./stat-rows.js";
 import type { DirStamp } from "./walk.js";
 import type { CacheEntry, FileStamp } from "./worker-task.js";
 
@@ -262,15 +261,6 @@ function checkResult(x: unknown): string | null {
   return null;
 }
 
-/** Every number finite, and every `step`-th one from `first` a size (a count, or NOT_A_FILE: never matched). */
-function validStamps(numbers: Float64Array, step: number, sizes: boolean): boolean {
-  for (let i = 0; i < numbers.length; i++) {
-    const n = numbers[i];
-    if (!Number.isFinite(n) || (sizes && i % step === 0 && !(isCount(n) || n === NOT_A_FILE))) return false;
-  }
-  return true;
-}
-
 /** The walk's dirs and their stamps, or why the row is invalid. */
 function checkWalkRow(x: unknown, entries: number): string | { dirKeys: string[]; dirStamps: Float64Array } {
   if (!Array.isArray(x) || x.length !== 5) return "walk row is not a 5-tuple";
@@ -280,7 +270,7 @@ function checkWalkRow(x: unknown, entries: number): string | { dirKeys: string[]
   for (let i = 0; i < files.length; i += 2) if (files[i] + files[i + 1] > entries) return "walk row files are invalid";
   const dirKeys = dirs === "" ? [] : dirs.split("\n");
   const dirStamps = unpackNumbers(packed, 2 * dirKeys.length);
-  if (!dirStamps || !validStamps(dirStamps, 2, false)) return "walk row stamps are invalid";
+  if (!dirStamps) return "walk row stamps are invalid";
   return { dirKeys, dirStamps };
 }
 
@@ -330,6 +320,8 @@ export class CacheFile {
     /** size, mtime and ctime of each row. */
     private readonly stamps: Float64Array,
     found: Body["found"],
+    /** No path is absolute or has a `..` part (one test of the whole list, not one per path). */
+    readonly plainRelative = false,
   ) {
     this.found = new Map(found.map(([i, hash, result]) => [i, [hash, { result }]]));
   }
@@ -453,9 +445,11 @@ export function readCacheFile(
     const paths = trailer.entries === 0 ? [] : b.paths.split("\n");
     if (paths.length !== trailer.entries || (trailer.entries === 0 && b.paths !== "")) return refuse("path count is wrong");
     if (b.paths.includes("\0") || b.paths.startsWith("\n") || b.paths.endsWith("\n") || b.paths.includes("\n\n")) return refuse("a path is invalid");
+    // Stamps are only compared with fresh ones, and a time not before the caching run (NaN
+    // included) is not trusted (cache.ts): any number is safe; their count is checked.
     const stamps = unpackNumbers(b.stamps, 3 * paths.length);
-    if (!stamps || !validStamps(stamps, 3, true)) return refuse("stamps are invalid");
-    const cached = new CacheFile(h.started, paths, stamps, b.found);
+    if (!stamps) return refuse("stamps are invalid");
+    const cached = new CacheFile(h.started, paths, stamps, b.found, path.sep === "/" && !/(?:^|\n)\/|(?:^|\n|\/)\.\.(?:\/|\n|$)/.test(b.paths));
     for (const row of b.walks) {
       const walk = checkWalkRow(row, paths.length);
       if (typeof walk === "string") return refuse(walk);

@@ -237,6 +237,8 @@ export class ScanCache implements WalkCache {
     // A key relative to the base is under `start` if it starts with the key of `start` (the
     // start under the base), or always (the base under the start), or never.
     const startKey = this.keys.key(prefix);
+    // Most walks start at the base, and most caches hold only plain paths under it.
+    if (startKey === "" && this.old?.plainRelative) return true;
     const relativeUnder = startKey !== prefix ? (key: string) => key.startsWith(startKey) : this.keys.prefix.startsWith(prefix) ? () => true : () => false;
     for (const key of keys) {
       if (!(path.isAbsolute(key) ? key.startsWith(prefix) : relativeUnder(key))) return false;
