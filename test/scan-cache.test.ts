@@ -204,8 +204,7 @@ describe("scan cache", () => {
     expect(strip(grown)).toBe(strip(fresh));
     delete process.env.SPEKY_SCAN_WORKERS;
     // The command line in the tree: the threads stat paths relative to it (the working
-    // directory), the worker prestarted while the CLI loads; a change in the worker's part
-    // is told as in-process.
+    // directory); a change in the worker's part is told as in-process.
     await settle();
     const cli = (...extra: string[]) => runSpeky(["scan", "--project", "p", "src", "lib", "many", ...extra], tree, { SPEKY_CACHE_DIR: cache }).stdout.replace(/"ms": \d+/, "");
     cli();

@@ -1,8 +1,7 @@
 // A warm scan's cost is mostly one stat per cached file (the system call). With a second
-// core, a worker (booted before it is needed: bin/speky.js prestarts it while the CLI's
-// modules load) stats the cached files from the moment the cache file's signature is
-// checked, while this thread still parses that file and checks the remembered walks; this
-// thread then joins in on what is left. Both take chunks of rows from a shared counter and
+// core, a worker (booted while the cache file is read) stats the cached files from the moment
+// the cache file's signature is checked, while this thread still parses that file and checks
+// the remembered walks; this thread then joins in on what is left. Both take chunks of rows from a shared counter and
 // write the stamps (stat-rows.ts) into shared memory, so nothing is copied and neither waits
 // for the other but for one chunk at the end.
 import { existsSync } from "node:fs";
@@ -51,27 +50,15 @@ export function statChunks(keys: readonly string[], prefix: string, control: Int
   }
 }
 
-function newStatWorker(): Worker | null {
+/**
+ * The worker, started before its paths are known (while the cache file is read: both take
+ * tens of ms); unref'ed, so a worker never sent its job does not keep the process alive.
+ */
+export function startStatWorker(): Worker | null {
   if (!existsSync(WORKER_FILE)) return null;
   const worker = new Worker(WORKER_FILE);
-  // Unref'ed: a worker never sent its job does not keep the process alive.
   worker.unref();
   worker.on("error", () => undefined); // its chunks are then done here (stamps)
-  return worker;
-}
-
-/** A worker booted ahead (prestartStatWorker), for the next startStatWorker. */
-let spare: Worker | null = null;
-
-/** Boots a worker now for a scan about to start (its boot takes tens of ms: better spent meanwhile). */
-export function prestartStatWorker(): void {
-  spare ??= newStatWorker();
-}
-
-/** The worker, started before its paths are known (while the cache file is read): a prestarted one, else a new one. */
-export function startStatWorker(): Worker | null {
-  const worker = spare ?? newStatWorker();
-  spare = null;
   return worker;
 }
 
