@@ -40,7 +40,7 @@ async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string
     allowOutside: flag(args, "allow-outside"),
     ignore: !flag(args, "no-ignore"),
     cacheNote: verboseNote(args),
-  });
+  }, { oneShot: true });
   const findings: Diagnostic[] = model ? modelProblems(model, diagnostics) : [...diagnostics]; // the loader's order: causes first
   const files = model ? model.specs.files.length + (model.scanStats?.files ?? 0) : null;
   const summary = summarize(findings, files);

@@ -26,7 +26,7 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
   let result: ScanResult;
   if (project !== undefined) {
     const walk = { allowOutside: flag(args, "allow-outside"), ignore: !flag(args, "no-ignore") };
-    result = await scanPaths(project, args.positionals, cwd, { cache: !flag(args, "no-cache"), cacheNote: verboseNote(args), eagerWorkers: true, ...walk });
+    result = await scanPaths(project, args.positionals, cwd, { cache: !flag(args, "no-cache"), cacheNote: verboseNote(args), eagerWorkers: true, oneShot: true, ...walk });
   } else {
     const [{ loadModel }, { danglingDiagnostics }] = await Promise.all([import("../model/load-model.js"), import("../model/problems.js")]);
     const { model, diagnostics } = await loadModel(args.positionals, {
@@ -36,7 +36,7 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
       allowOutside: flag(args, "allow-outside"),
       ignore: !flag(args, "no-ignore"),
       cacheNote: verboseNote(args),
-    });
+    }, { oneShot: true });
     if (!model) {
       return { stdout: "", stderr: diagnostics.map((d) => formatDiagnostic(d) + "\n").join(""), exitCode: 1 };
     }

@@ -9,7 +9,7 @@ import { compareDiagnostics, compareStrings, type Diagnostic } from "../diagnost
 import type { ScanCache, Previous } from "./cache.js";
 import type { RawTag } from "./engine.js";
 import type { FileResult } from "./file.js";
-import { poolSize, runTasks, startWorkers } from "./pool.js";
+import { optimizeLate, poolSize, runTasks, startWorkers } from "./pool.js";
 import { WalkFeed, type Settled } from "./walk-feed.js";
 import type { FileOutline } from "./spans.js";
 import { Progress } from "./progress.js";
@@ -43,9 +43,14 @@ export interface ScanOptions {
    * cold scans); otherwise from the walk's POOL_MIN_FILES-th file, when the tree proves big.
    */
   eagerWorkers?: boolean;
+  /**
+   * The process ends with this scan (a command line's, not a server's): when it reads every
+   * file afresh, V8 optimizes the scan's code later than it would (pool.ts optimizeLate).
+   */
+  oneShot?: boolean;
 }
 
-export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel" | "cacheNote" | "eagerWorkers"> & {
+export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel" | "cacheNote" | "eagerWorkers" | "oneShot"> & {
   /** Follow links under the folders to anywhere (--allow-outside). */
   allowOutside?: boolean;
   /** Skip git-ignored files (default true; --no-ignore: false). */
@@ -389,6 +394,7 @@ async function openCache(options: ScanOptions, scope: unknown, base: string, mer
  */
 function feedFor(options: ScanOptions, cache: ScanCache | null): WalkFeed | null {
   if (options.parallel === false || options.cooperative || options.afterWalk || (cache && !cache.empty)) return null;
+  if (options.oneShot) optimizeLate();
   if (options.eagerWorkers) startWorkers();
   return new WalkFeed(!cache);
 }
