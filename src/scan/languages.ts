@@ -113,13 +113,18 @@ function buildLookup(): Lookup {
   return result;
 }
 
+/** The last part of a path: path.basename without its checks (asked once per file a walk meets). */
+const lastPart = path.sep === "/" ? (file: string) => file.slice(file.lastIndexOf("/") + 1) : (file: string) => path.basename(file);
+
 /** Language of a file from its name alone (extension or exact file name). */
 export function languageForPath(file: string): string | null {
   lookup ??= buildLookup();
-  const base = path.basename(file);
+  const base = lastPart(file);
   const byName = lookup.byFilename.get(base);
   if (byName) return byName;
-  const ext = path.extname(base).toLowerCase();
+  // path.extname's rule: from the last dot, unless the name starts with it (.bashrc).
+  const dot = base.lastIndexOf(".");
+  const ext = dot > 0 ? base.slice(dot).toLowerCase() : "";
   return (ext && lookup.byExtension.get(ext)) || null;
 }
 
