@@ -3,11 +3,11 @@
 // the task order whatever the timing. Workers stay loaded (grammars compiled) between scans
 // of one process and leave after a few idle seconds; they never keep the process alive.
 import { existsSync } from "node:fs";
-import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { languageForPath } from "./languages.js";
+import { poolSize } from "./pool-size.js";
 import { NO_TURNS, type Turns } from "./turns.js";
 import type { BatchReply, BatchRequest } from "./worker.js";
 import { isPending, parsePending, readTask, runTask, UNSTAMPED_NO_TAGS, type FileTask, type PendingParse, type TaskOutcome } from "./worker-task.js";
@@ -31,12 +31,6 @@ function poolPossible(size: number): boolean {
   return size >= 2 && existsSync(WORKER_FILE);
 }
 
-/** $SPEKY_SCAN_WORKERS overrides the pool size (0 or 1: no pool). */
-export function poolSize(): number {
-  const env = process.env.SPEKY_SCAN_WORKERS;
-  if (env !== undefined && /^\d+$/.test(env)) return Number(env);
-  return os.availableParallelism();
-}
 
 interface Batch {
   id: number;

@@ -6,17 +6,17 @@
 // when it pays (pool.ts) → merge in file order, so the output is the same however it ran.
 import path from "node:path";
 import { compareDiagnostics, compareStrings, type Diagnostic } from "../diagnostics.js";
-import type { ScanCache, Previous } from "./cache.js";
+import type { ScanCache } from "./cache.js";
+import { saveLater } from "./cache-save.js";
 import type { RawTag } from "./engine.js";
-import type { FileResult } from "./file.js";
-import { optimizeLate, poolSize, runTasks, startWorkers } from "./pool.js";
-import { WalkFeed, type Settled } from "./walk-feed.js";
+import { poolSize } from "./pool-size.js";
+import type { Outcome, Reading } from "./read-jobs.js";
 import type { FileOutline } from "./spans.js";
-import { Progress } from "./progress.js";
-import { Turns } from "./turns.js";
+import { trace } from "./trace.js";
 import type { CodeReference, ScanResult, ScanTarget } from "./types.js";
 import { expandPaths, expandTargets, expandTargetsFor, type FileJob, type WalkSetup } from "./walk.js";
-import { noTagsResult, type CacheEntry, type FileTask, type TaskOutcome } from "./worker-task.js";
+
+export { cacheWritten } from "./cache-save.js";
 
 export interface ScanOptions {
   /**
@@ -72,140 +72,6 @@ function url(target: ScanTarget, absPath: string, line: number): string | undefi
   const links = target.source_links;
   if (!links) return undefined;
   return `${links.url}/blob/${links.branch}/${toPosix(path.relative(links.gitRoot, absPath))}#L${line}`;
-}
-
-/** SPEKY_SCAN_TRACE=1: phase timings on stderr (for the bench and profiling). */
-const TRACING = process.env.SPEKY_SCAN_TRACE === "1";
-let lastTrace = performance.now();
-function trace(what: string): void {
-  if (!TRACING) return;
-  const now = performance.now();
-  const rss = (process.memoryUsage.rss() / 1e6).toFixed(0);
-  process.stderr.write(`speky scan: ${what} (${(now - lastTrace).toFixed(0)} ms; at ${now.toFixed(0)} ms; rss ${rss} MB)\n`);
-  lastTrace = now;
-}
-
-/**
- * The cache is written right after the scan has answered (a few hundred ms for a big one):
- * the CLI prints and the MCP server answers first; the process waits for it before exiting.
- */
-let pendingSave: Promise<void> = Promise.resolve();
-
-function saveLater(cache: ScanCache): void {
-  pendingSave = pendingSave.then(
-    () =>
-      new Promise<void>((resolve) =>
-        setImmediate(() => {
-          try {
-            cache.save();
-            trace("cache saved");
-          } finally {
-            resolve();
-          }
-        }),
-      ),
-  );
-}
-
-/** Resolves once the caches of the scans so far are written (tests, tools). */
-export function cacheWritten(): Promise<void> {
-  return pendingSave;
-}
-
-type Outcome = { result: FileResult } | { error: string };
-
-/** The outcome of every file without the marker: they only count. */
-const NO_TAGS: Outcome = { result: noTagsResult(null) };
-
-const NOT_CACHED = { previous: null };
-
-const UNREADABLE: CacheEntry = { size: -1, mtimeMs: -1, ctimeMs: -1, hash: null, result: null };
-
-const outcomeOf = (entry: CacheEntry): Outcome => (entry.result ? { result: entry.result } : NO_TAGS);
-
-/**
- * Every job's outcome, in job order: the cached one when the file is unchanged, else from a
- * read (and a parse if it holds the marker). A file that can't be read or scanned is a
- * warning, not the end of the scan.
- */
-async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanOptions, feed: WalkFeed | null): Promise<Outcome[]> {
-  trace(`walk: ${jobs.length} files`);
-  const turns = new Turns(options.cooperative === true);
-  const report = options.onProgress;
-  report?.(0, jobs.length);
-  if (options.afterWalk) await options.afterWalk(jobs.length);
-  const outcomes = new Array<Outcome>(jobs.length);
-  const settle = (i: number, outcome: TaskOutcome, before: Previous | null) => {
-    if ("error" in outcome) {
-      // Kept as a file of the walk, with a stamp no file has: read again next time.
-      cache?.record(jobs[i].absPath, UNREADABLE);
-      outcomes[i] = outcome;
-      return;
-    }
-    // A reuse comes from a cached entry (the hash matched), never without.
-    const entry = "entry" in outcome ? outcome.entry : { ...before!.entry(), ...outcome.reuse };
-    cache?.record(jobs[i].absPath, entry);
-    outcomes[i] = outcomeOf(entry);
-  };
-  let done = 0;
-  let streamed: Map<string, Settled> | null = null;
-  if (feed) {
-    const progress = new Progress(jobs.length);
-    try {
-      streamed = await feed.finish((n) => {
-        progress.add(n);
-        done += n;
-        report?.(done, jobs.length);
-      });
-    } finally {
-      progress.end();
-    }
-    if (streamed) trace("read and parse while walking");
-  }
-  const tasks: FileTask[] = [];
-  const taskJobs: number[] = [];
-  const previous: (Previous | null)[] = [];
-  // Unchanged files are told here, one stat each: faster than starting workers to share them.
-  for (let i = 0; i < jobs.length; i++) {
-    if (turns.due()) {
-      report?.(i - tasks.length, jobs.length);
-      await turns.take();
-    }
-    const absPath = jobs[i].absPath;
-    const fed = streamed?.get(jobs[i].real);
-    if (fed && fed.absPath === absPath) {
-      settle(i, fed.outcome, null);
-      continue;
-    }
-    const found = cache ? cache.unchanged(absPath) : NOT_CACHED;
-    if ("result" in found) {
-      outcomes[i] = found.result ? { result: found.result } : NO_TAGS;
-      continue;
-    }
-    const before = found.previous;
-    tasks.push({ absPath, cached: before && { ...before.stamp, hash: before.hash }, unstamped: !cache });
-    taskJobs.push(i);
-    previous.push(before);
-  }
-  trace(`cache: ${jobs.length - tasks.length} unchanged or read, ${tasks.length} to read`);
-  const progress = new Progress(tasks.length);
-  done = jobs.length - tasks.length;
-  report?.(done, jobs.length);
-  const onProgress = (n: number) => {
-    progress.add(n);
-    done += n;
-    report?.(done, jobs.length);
-  };
-  let settled: TaskOutcome[];
-  try {
-    settled = await runTasks(tasks, { parallel: options.parallel, onProgress, turns });
-  } finally {
-    progress.end();
-  }
-  settled.forEach((outcome, k) => settle(taskJobs[k], outcome, previous[k]));
-  trace("read and parse");
-  if (cache) saveLater(cache);
-  return outcomes;
 }
 
 class Collector {
@@ -307,16 +173,15 @@ function dedupe(sorted: Diagnostic[]): Diagnostic[] {
 }
 
 async function collect(
+  reading: Reading,
   jobs: FileJob[],
   targets: ScanTarget[],
-  cache: ScanCache | null,
   options: ScanOptions,
   walkDiagnostics: Diagnostic[],
-  feed: WalkFeed | null,
 ): Promise<Collector> {
   const collector = new Collector(targets, options.knownProjects);
   collector.diagnostics.push(...walkDiagnostics);
-  const outcomes = await scanJobs(jobs, cache, options, feed);
+  const outcomes = await reading.outcomes(jobs);
   jobs.forEach((job, i) => collector.add(job, outcomes[i]));
   return collector;
 }
@@ -389,19 +254,12 @@ async function openCache(options: ScanOptions, scope: unknown, base: string, mer
 }
 
 /**
- * Reading while walking (walk-feed.ts), for a scan that reads every file afresh in one go:
- * not a cooperative one (a server's, which yields and reports its walk), not a warm one.
+ * The way to the files' outcomes when the cache can't answer for the whole tree (replayed):
+ * its modules (the pool, the reads) load only then.
  */
-function feedFor(options: ScanOptions, cache: ScanCache | null): WalkFeed | null {
-  if (options.parallel === false || options.cooperative || options.afterWalk || (cache && !cache.empty)) return null;
-  if (options.oneShot) optimizeLate();
-  if (options.eagerWorkers) startWorkers();
-  return new WalkFeed(!cache);
-}
-
-/** A server's scan (cooperative) lists folders on the thread pool; a command line's on its own thread. */
-function walkSetup(cooperative: boolean | undefined, cache: ScanCache | null, feed: WalkFeed | null): WalkSetup {
-  return { cache: cache ?? undefined, onFile: feed?.onFile, blocking: cooperative !== true };
+async function read(cache: ScanCache | null, options: ScanOptions, walks: boolean): Promise<Reading> {
+  const { Reading } = await import("./read-jobs.js");
+  return new Reading(cache, options, walks);
 }
 
 /** Scans the targets' code sources; a file matched by several targets is scanned once. */
@@ -413,11 +271,11 @@ export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Pr
   const replay = options.onlyFiles ? null : await replayed(cache, targets, options, (setup) => expandTargets(targets, setup));
   if (replay) return replay.result(started);
   // Pre-commit mode matches the named files against the patterns: no walk of the whole tree.
-  const feed = options.onlyFiles ? null : feedFor(options, cache);
+  const reading = await read(cache, options, options.onlyFiles === undefined);
   const { jobs, diagnostics } = options.onlyFiles
     ? await expandTargetsFor(targets, options.onlyFiles)
-    : await expandTargets(targets, walkSetup(options.cooperative, cache, feed));
-  return (await collect(jobs, targets, cache, options, diagnostics, feed)).result(started);
+    : await expandTargets(targets, reading.walkSetup);
+  return (await collect(reading, jobs, targets, options, diagnostics)).result(started);
 }
 
 /** Scans files and directories given directly for one project; paths shown relative to `cwd`. */
@@ -434,9 +292,9 @@ export async function scanPaths(
   const walkOptions = { allowOutside: options.allowOutside, ignore: options.ignore };
   const replay = await replayed(cache, [target], options, (setup) => expandPaths(paths, target.root, target, walkOptions, setup));
   if (replay) return replay.result(started);
-  const feed = feedFor(options, cache);
-  const { jobs, missing, diagnostics } = await expandPaths(paths, target.root, target, walkOptions, walkSetup(false, cache, feed));
-  const collector = await collect(jobs, [target], cache, options, diagnostics, feed);
+  const reading = await read(cache, options, true);
+  const { jobs, missing, diagnostics } = await expandPaths(paths, target.root, target, walkOptions, reading.walkSetup);
+  const collector = await collect(reading, jobs, [target], options, diagnostics);
   for (const p of missing) collector.warn(toPosix(p), 0, 0, "no such file or directory");
   return collector.result(started);
 }
