@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseArgs, UsageError } from "../src/cli/args.js";
-import { COMMANDS } from "../src/cli/commands.js";
+import { loadCommands } from "../src/cli/commands.js";
 import { plural, quote } from "../src/quote.js";
 import { connect } from "./support/mcp.js";
 import { REPO, runSpeky, tempDir } from "./support/process.js";
@@ -15,7 +15,8 @@ const runMcp = (args: string[]) => {
 
 describe("--help everywhere", () => {
   // speky:speky-ts#TINSTALL-HELP
-  it("answers --help and -h for speky, every registered subcommand and speky-mcp, exit 0", { timeout: 240_000 }, () => {
+  it("answers --help and -h for speky, every registered subcommand and speky-mcp, exit 0", { timeout: 240_000 }, async () => {
+    const COMMANDS = await loadCommands();
     for (const flag of ["--help", "-h"]) {
       const top = runSpeky([flag]);
       expect(top.status).toBe(0);

@@ -1,8 +1,20 @@
-// The registry of `speky` subcommands: a new subcommand is one entry here.
-import { checkCommand } from "./check.js";
+// The registry of `speky` subcommands: a new subcommand is one entry here. Each is loaded when
+// it runs (or for --help): a command does not load the others' modules.
 import type { Command } from "./command.js";
-import { scanCommand } from "./scan-command.js";
-import { reportCommand } from "../report/cli.js";
-import { lspCommand } from "../lsp/main.js";
 
-export const COMMANDS: readonly Command[] = [checkCommand, scanCommand, reportCommand, lspCommand];
+export interface CommandEntry {
+  name: string;
+  load(): Promise<Command>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: "check", load: async () => (await import("./check.js")).checkCommand },
+  { name: "scan", load: async () => (await import("./scan-command.js")).scanCommand },
+  { name: "report", load: async () => (await import("../report/cli.js")).reportCommand },
+  { name: "lsp", load: async () => (await import("../lsp/main.js")).lspCommand },
+];
+
+/** Every command, in registry order (--help). */
+export function loadCommands(): Promise<Command[]> {
+  return Promise.all(COMMANDS.map((entry) => entry.load()));
+}

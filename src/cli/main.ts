@@ -6,7 +6,7 @@ import { VERSION } from "../version.js";
 import { quote } from "../quote.js";
 import { CommandError, flag, parseArgs, UsageError } from "./args.js";
 import { commandHelp, commandOptions, type Command } from "./command.js";
-import { COMMANDS } from "./commands.js";
+import { COMMANDS, loadCommands } from "./commands.js";
 
 const PROGRAM = "speky";
 
@@ -28,7 +28,7 @@ Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error.
 `;
 }
 
-const findCommand = (name: string) => COMMANDS.find((c) => c.name === name);
+const findCommand = (name: string) => COMMANDS.find((c) => c.name === name)?.load();
 
 // speky:speky-ts#INSTALL-CLI-HELP
 async function run(argv: string[]): Promise<number> {
@@ -37,10 +37,10 @@ async function run(argv: string[]): Promise<number> {
   if (name === "--help" || name === "-h" || name === "help") {
     const topic = name === "help" ? rest[0] : undefined;
     if (topic === undefined) {
-      process.stdout.write(programHelp(COMMANDS));
+      process.stdout.write(programHelp(await loadCommands()));
       return 0;
     }
-    const command = findCommand(topic);
+    const command = await findCommand(topic);
     if (!command) throw new UsageError(`unknown command ${quote(topic)}`);
     process.stdout.write(commandHelp(PROGRAM, command));
     return 0;
@@ -49,7 +49,7 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${PROGRAM} ${VERSION}\n`);
     return 0;
   }
-  const command = findCommand(name);
+  const command = await findCommand(name);
   if (!command) throw new UsageError(`unknown command ${quote(name)}`);
   const args = parseArgs(rest, commandOptions(command));
   if (flag(args, "help")) {
