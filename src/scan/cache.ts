@@ -15,7 +15,7 @@ import { compareStrings } from "../diagnostics.js";
 import { statStamp } from "../fs/fast-stat.js";
 import { prepareCacheDir } from "./cache-trust.js";
 import { cacheDir } from "./cache-dir.js";
-import { absoluteKey, NOT_A_FILE } from "./stat-rows.js";
+import { pathOfKey, NOT_A_FILE } from "./stat-rows.js";
 import { startStatWorker, StatSplit, STAT_SPLIT_MIN, STAT_SPLIT_MIN_BYTES } from "./stat-split.js";
 import type { FileResult } from "./file.js";
 import type { DirStamp, WalkCache } from "./walk.js";
@@ -44,7 +44,7 @@ class PathKeys {
     return absPath.startsWith(this.prefix) ? absPath.slice(this.prefix.length) : absPath;
   }
   absolute(key: string): string {
-    return absoluteKey(key, this.prefix);
+    return pathOfKey(key, this.prefix);
   }
 }
 
@@ -169,11 +169,9 @@ export class ScanCache implements WalkCache {
       if (early && entries >= STAT_SPLIT_MIN) this.split = new StatSplit(pathsJson, entries, this.keys.prefix, early);
     };
     this.old = this.unusable ? null : readCacheFile(this.file, this.scope, this.note, split);
-    if (!this.old) this.split?.close();
-    if (!this.old || !this.split) {
-      void early?.terminate();
-      this.split = null;
-    }
+    // A file refused after its signature checked: its stamps are not needed.
+    if (!this.old) this.split = null;
+    if (!this.split) void early?.terminate();
     this.kept = new Uint8Array(this.old?.paths.length ?? 0);
     if (!this.old) this.changed = true;
     else if (options.merge) {

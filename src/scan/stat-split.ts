@@ -26,7 +26,7 @@ const CHUNK_PATIENCE_MS = 2000;
 /** What the worker is sent: the paths and the shared memory. */
 export interface StatJob {
   /**
-   * The paths' keys (stat-rows.ts absoluteKey), one per line, as a JSON string literal: as
+   * The paths' keys (stat-rows.ts pathOfKey), one per line, as a JSON string literal: as
    * the cache file holds them, so that the worker, not this thread, parses them.
    */
   keysJson: string;
@@ -77,7 +77,7 @@ export class StatSplit {
 
   /**
    * `keysJson`: the `count` paths as StatJob says, keys under `prefix` (stat-rows.ts
-   * absoluteKey); `worker`: one startStatWorker started, else one now.
+   * pathOfKey); `worker`: one startStatWorker started, else one now.
    */
   constructor(keysJson: string, count: number, prefix: string, worker = startStatWorker()) {
     // Under the working directory (shared by the threads; speky never changes it): relative
