@@ -1,6 +1,6 @@
 // The persistent scan cache: same answers as a fresh scan whatever happened to the files or to
 // the cache file, never a file written in the scanned tree.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, watch, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -167,6 +167,30 @@ describe("scan cache", () => {
       }
       expect(lastCacheRun()).toMatchObject({ replayed: targets === one, misses: 0 });
     }
+  });
+
+  // speky:speky-ts#TSCAN-REPLAY
+  it("does not replay once an ignore file changed what the walk reaches", async () => {
+    expect(spawnSync("git", ["init", "-q", tree]).status).toBe(0);
+    write(".gitignore", "gen/\n");
+    write("lib/gen/made.py", "# speky:p#GEN\ndef made():\n    pass\n");
+    await settle();
+    const ids = async () => (await scanTree(true)).references.map((r) => r.id);
+    expect(await ids()).not.toContain("GEN");
+    await ids();
+    expect(lastCacheRun()).toMatchObject({ replayed: true });
+    // The rule dropped: the same folders, another answer.
+    write(".gitignore", "# nothing ignored\n");
+    expect(await ids()).toContain("GEN");
+    expect(lastCacheRun()).toMatchObject({ replayed: false });
+    await settle();
+    await ids();
+    await ids();
+    expect(lastCacheRun()).toMatchObject({ replayed: true });
+    // And back: the file leaves the answer at once.
+    write(".gitignore", "gen/\n");
+    expect(await ids()).not.toContain("GEN");
+    expect(lastCacheRun()).toMatchObject({ replayed: false });
   });
 
   // speky:speky-ts#TSCAN-STAT-SPLIT
