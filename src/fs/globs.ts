@@ -299,8 +299,7 @@ export class GlobWalker {
       if (st?.isFile()) {
         files = [{ abs: literal, real: real ?? literal }];
         reached = 1;
-      }
-      else if (st?.isDirectory() && options.folder) {
+      } else if (st?.isDirectory() && options.folder) {
         files = await this.walk(literal, real!, { key: "folder", display: pattern.replace(/\/+$/, ""), maxDepth: Infinity, keep: options.folder.keep, absOnly: true }, options, pattern, problems);
         reached = this.reached;
       } else if (st?.isDirectory()) {

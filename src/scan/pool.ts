@@ -31,7 +31,6 @@ function poolPossible(size: number): boolean {
   return size >= 2 && existsSync(WORKER_FILE);
 }
 
-
 interface Batch {
   id: number;
   /** Task indexes, in the run's task list. */
