@@ -51,11 +51,6 @@ class PathKeys {
 /** One stamp taken at a time (statStamp writes it here). */
 const taken = new Float64Array(3);
 
-/** Whether the file still has the cached stamp (size, mtime, ctime): then its content is the cached one. */
-function isUnchanged(absPath: string, cached: FileStamp): boolean {
-  return statStamp(absPath, taken, 0) === "file" && taken[0] === cached.size && taken[1] === cached.mtimeMs && taken[2] === cached.ctimeMs;
-}
-
 export interface ScanCacheOptions {
   /** What was scanned (roots and patterns): one cache file per scope. */
   scope: unknown;
@@ -176,8 +171,7 @@ export class ScanCache implements WalkCache {
     if (!this.old) this.changed = true;
     else if (options.merge) {
       // A row read again this run is replaced by its record (see save).
-      this.kept.fill(1);
-      this.keptCount = this.kept.length;
+      this.keepAll();
       for (const [id, w] of this.old.walks) this.nextWalks.set(id, w);
     }
   }
@@ -274,8 +268,7 @@ export class ScanCache implements WalkCache {
     }
     if (count !== rows) return null;
     for (let row = 0; row < rows; row++) if (!this.rowUnchanged(row)) return null;
-    this.kept.fill(1);
-    this.keptCount = rows;
+    this.keepAll();
     this.hits = rows;
     this.replayed = true;
     return { files: rows, results: old.results().map(([row, result]) => [this.keys.absolute(old.paths[row]), result]) };
@@ -313,16 +306,26 @@ export class ScanCache implements WalkCache {
     return { previous: { stamp: old.stamp(row), hash: old.hash(row), entry: () => old.entry(row) } };
   }
 
+  /** Whether the file of `row` still has its cached stamp (size, mtime, ctime), taken safely: then its content is the cached one. */
   private rowUnchanged(row: number, absPath?: string): boolean {
     const old = this.old!;
-    const size = old.size(row);
     const mtimeMs = old.mtime(row);
     const ctimeMs = old.ctime(row);
     if (!this.trusted(mtimeMs, ctimeMs)) return false;
-    if (!this.split) return isUnchanged(absPath ?? this.keys.absolute(old.paths[row]), { size, mtimeMs, ctimeMs });
-    const rows = this.split.stamps(old.paths);
-    const i = row * 3;
-    return rows[i] !== NOT_A_FILE && rows[i] === size && rows[i + 1] === mtimeMs && rows[i + 2] === ctimeMs;
+    // The stamp the split took (stat-split.ts), else one taken now, in the same layout.
+    let stamps: Float64Array = taken;
+    let i = 0;
+    if (this.split) {
+      stamps = this.split.stamps(old.paths);
+      i = row * 3;
+    } else if (statStamp(absPath ?? this.keys.absolute(old.paths[row]), taken, 0) !== "file") return false;
+    return stamps[i] !== NOT_A_FILE && stamps[i] === old.size(row) && stamps[i + 1] === mtimeMs && stamps[i + 2] === ctimeMs;
+  }
+
+  /** Every row of the cache file read goes to the next one (unless recorded anew: see save). */
+  private keepAll(): void {
+    this.kept.fill(1);
+    this.keptCount = this.kept.length;
   }
 
   /** The entry of a file read by this run. */

@@ -23,7 +23,8 @@ const NOT_CACHED = { previous: null };
 
 const UNREADABLE: CacheEntry = { size: -1, mtimeMs: -1, ctimeMs: -1, hash: null, result: null };
 
-const outcomeOf = (entry: CacheEntry): Outcome => (entry.result ? { result: entry.result } : NO_TAGS);
+/** A cached or read file's outcome: its result, or NO_TAGS (shared) when it holds none. */
+const outcomeOf = (cached: { result: FileResult | null }): Outcome => (cached.result ? { result: cached.result } : NO_TAGS);
 
 /**
  * Every job's outcome, in job order: the cached one when the file is unchanged, else from a
@@ -81,7 +82,7 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
     }
     const found = cache ? cache.unchanged(absPath) : NOT_CACHED;
     if ("result" in found) {
-      outcomes[i] = found.result ? { result: found.result } : NO_TAGS;
+      outcomes[i] = outcomeOf(found);
       continue;
     }
     const before = found.previous;
