@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import "../dist/mcp/main.js";
+import "../dist/commands/mcp.js";

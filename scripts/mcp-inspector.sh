@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 manifest="${1:-fixtures/mcp/speky.yaml}"
-inspect() { npx --no-install inspector --cli node dist/mcp/main.js "$manifest" --quiet "$@"; }
+inspect() { npx --no-install inspector --cli node dist/commands/mcp.js "$manifest" --quiet "$@"; }
 
 inspect --method tools/list --strict | head -n 20
 inspect --method tools/call --tool-name list_all_ids

@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { idsWrittenIn } from "../src/spec/cause.js";
+import { idsWrittenIn } from "../src/loader/cause.js";
 import { connect, ok, type Session } from "./support/mcp.js";
 import { copyFixture, runSpeky, tempDir } from "./support/process.js";
 

@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseArgs, UsageError } from "../src/cli/args.js";
-import { loadCommands } from "../src/cli/commands.js";
+import { loadCommands } from "../src/commands/index.js";
 import { plural, quote } from "../src/quote.js";
 import { connect } from "./support/mcp.js";
 import { REPO, runSpeky, tempDir } from "./support/process.js";

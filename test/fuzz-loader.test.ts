@@ -9,8 +9,8 @@ import { stringify as tomlStringify } from "smol-toml";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify as yamlStringify } from "yaml";
 import { compareDiagnostics, type Diagnostic } from "../src/diagnostics.js";
-import { loadSpecs } from "../src/spec/load.js";
-import type { LoadResult } from "../src/spec/types.js";
+import { loadSpecs } from "../src/loader/load.js";
+import type { LoadResult } from "../src/loader/types.js";
 import { REPO, tempDir } from "./support/process.js";
 import { mutate, type Mutation } from "./support/mutate.js";
 
@@ -70,7 +70,7 @@ function expectClean(result: LoadResult, label: string): void {
     expect(d.message, where).not.toMatch(/[\r\n\u2028\u2029]/);
   }
   // Sorted and free of repeats, as documented; a file that failed to load and caused errors
-  // elsewhere comes first, with the line counting them last in its group (src/spec/cause.ts).
+  // elsewhere comes first, with the line counting them last in its group (src/loader/cause.ts).
   const summary = (d: Diagnostic) => d.line === 0 && / which failed to load$/.test(d.message);
   const causes = new Set(result.diagnostics.filter(summary).map((d) => d.file));
   const lead = result.diagnostics.filter((d) => causes.has(d.file));

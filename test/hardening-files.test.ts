@@ -9,8 +9,8 @@ import { MESSAGES } from "../src/scan/engine.js";
 import { MAX_PARSE_BYTES, tooLargeMessage } from "../src/scan/file.js";
 import { scan } from "../src/scan/scan.js";
 import type { CodeReference, ScanResult } from "../src/scan/types.js";
-import { MAX_FILE_BYTES } from "../src/spec/files.js";
-import { loadSpecs } from "../src/spec/load.js";
+import { MAX_FILE_BYTES } from "../src/loader/files.js";
+import { loadSpecs } from "../src/loader/load.js";
 import { REPO, SPEKY_BIN, tempDir } from "./support/process.js";
 
 // The walk, wrapped: a test may act between the walk and the reads (a file deleted mid-scan).

@@ -6,7 +6,7 @@ import { closeSync, constants, mkdirSync, openSync, rmSync, writeFileSync } from
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadModel } from "../src/model/load-model.js";
-import { loadSpecs } from "../src/spec/load.js";
+import { loadSpecs } from "../src/loader/load.js";
 import { call, connect, MCP_FIXTURE, type Session } from "./support/mcp.js";
 import { REPO, runSpeky, tempDir } from "./support/process.js";
 

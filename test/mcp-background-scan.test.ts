@@ -147,7 +147,7 @@ describe("LiveModel in background mode (the API the servers share)", () => {
     const scanned: number[] = [];
     live!.on("scanned", (model) => scanned.push(model.codeReferences.length));
     // The walk is done once the hold is reached: wait for it through the progress events.
-    if (before.scanning!.total === null) await new Promise((resolve) => before.scanning!.once("progress", resolve));
+    if (before.scanning!.total === null) await new Promise((resolve) => before.scanning!.once("progress", () => resolve(undefined)));
     expect(walked).toEqual([SOURCES]);
     expect(live!.status().scanning).toEqual({ files_done: 0, files_total: SOURCES });
     release();

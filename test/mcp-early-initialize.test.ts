@@ -9,7 +9,7 @@ import * as identity from "../src/mcp/identity.js";
 import { createServer } from "../src/mcp/server.js";
 import { LineStdioTransport } from "../src/mcp/transport.js";
 import { buildModel } from "../src/model/model.js";
-import type { SpecSet } from "../src/spec/types.js";
+import type { SpecSet } from "../src/loader/types.js";
 import { RawServer } from "./support/mcp.js";
 
 const EMPTY: SpecSet = { requirements: [], tests: [], comments: [], manifests: [], files: [], warnings: [] };
@@ -54,7 +54,7 @@ describe("early initialize", () => {
     expect(identity.SUPPORTED_PROTOCOL_VERSIONS).toEqual(SUPPORTED_PROTOCOL_VERSIONS);
     expect(identity.LATEST_PROTOCOL_VERSION).toBe(LATEST_PROTOCOL_VERSION);
     const server = createServer(() => buildModel(EMPTY, null));
-    expect(JSON.stringify(server.server.getCapabilities())).toBe(JSON.stringify(identity.ANNOUNCED_CAPABILITIES));
+    expect(JSON.stringify((server.server as unknown as { getCapabilities(): unknown }).getCapabilities())).toBe(JSON.stringify(identity.ANNOUNCED_CAPABILITIES));
   });
 
   // speky:speky-ts#TMCP-EARLY-INITIALIZE

@@ -177,7 +177,7 @@ describe("LiveModel", () => {
 
   it("counts the other errors in the note", () => {
     const e = (line: number) => ({ file: "a.yaml", line, column: 1, severity: "error" as const, message: `bad ${line}` });
-    const state = { model: null as never, loadedAt: new Date(0), problems: [e(1), e(2), e(3)], stale: true };
+    const state = { model: null as never, loadedAt: new Date(0), problems: [e(1), e(2), e(3)], stale: true, scanning: null };
     expect(staleNote(state)).toBe("a.yaml:1:1: error: bad 1 (and 2 more errors) — serving the model loaded at 1970-01-01T00:00:00.000Z");
   });
 });

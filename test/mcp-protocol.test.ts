@@ -52,7 +52,7 @@ describe("protocol faults", () => {
     const byId = new Map(lines.map((l) => [l.id, l]));
     expect(byId.get(3)).toMatchObject({ result: { isError: true } });
     expect(byId.get(4)).toMatchObject({ error: { code: -32601 } });
-    expect(byId.get(5).result.structuredContent.requirements).toHaveLength(7);
+    expect(byId.get(5)!.result.structuredContent.requirements).toHaveLength(7);
     await server.endInput();
   });
 

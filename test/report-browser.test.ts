@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../src/bench/chromium.js";
-import { generateLargeSpec } from "../src/spec/generate.js";
+import { generateLargeSpec } from "../src/loader/generate.js";
 import { runSpeky, tempDir } from "./support/process.js";
 import { reportFixture } from "./support/report.js";
 

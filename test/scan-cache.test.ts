@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runScan } from "../src/cli/scan-command.js";
+import { runScan } from "../src/commands/scan.js";
 import { cacheDir, lastCacheRun, RACY_MS } from "../src/scan/cache.js";
 import { cacheWritten, scan, scanPaths } from "../src/scan/scan.js";
 import { NOT_A_FILE } from "../src/scan/stat-rows.js";

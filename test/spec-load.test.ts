@@ -7,9 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../src/diagnostics.js";
-import { MAX_FILE_BYTES } from "../src/spec/files.js";
-import { loadSpecs } from "../src/spec/load.js";
-import type { LoadResult } from "../src/spec/types.js";
+import { MAX_FILE_BYTES } from "../src/loader/files.js";
+import { loadSpecs } from "../src/loader/load.js";
+import type { LoadResult } from "../src/loader/types.js";
 
 const repo = path.resolve(import.meta.dirname, "..");
 const fixtures = path.join(repo, "fixtures/specs");

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { parse, stringify } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { locateToml, PATH_SEP } from "../src/spec/toml-positions.js";
+import { locateToml, PATH_SEP } from "../src/loader/toml/positions.js";
 
 type Value = string | number | boolean | Value[] | { [key: string]: Value };
 

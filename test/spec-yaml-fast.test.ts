@@ -3,10 +3,10 @@
 // files use, with the formatting variations and YAML 1.1 traps that could tell them apart.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FileReport } from "../src/spec/report.js";
-import { parseSimpleYaml } from "../src/spec/yaml-fast.js";
-import { readYamlFully } from "../src/spec/yaml-full.js";
-import { plainScalar } from "../src/spec/yaml-scalars.js";
+import { FileDiagnostics } from "../src/loader/file-diagnostics.js";
+import { parseSimpleYaml } from "../src/loader/yaml/fast.js";
+import { readYamlFully } from "../src/loader/yaml/full.js";
+import { plainScalar } from "../src/loader/yaml/scalars.js";
 import type { Diagnostic } from "../src/diagnostics.js";
 
 type Tree =
@@ -146,7 +146,7 @@ const documents = fc
 
 function full(text: string) {
   const sink: Diagnostic[] = [];
-  const root = readYamlFully(text, new FileReport("x.yaml", sink));
+  const root = readYamlFully(text, new FileDiagnostics("x.yaml", sink));
   return { root, sink };
 }
 

@@ -7,9 +7,9 @@ import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../src/diagnostics.js";
-import type { SNode } from "../src/spec/node.js";
-import { FileReport } from "../src/spec/report.js";
-import { readYaml } from "../src/spec/yaml-source.js";
+import type { SNode } from "../src/loader/node.js";
+import { FileDiagnostics } from "../src/loader/file-diagnostics.js";
+import { readYaml } from "../src/loader/yaml/source.js";
 
 const SEED = Number(process.env.PYYAML_SEED ?? 20261130);
 const RUNS = Number(process.env.PYYAML_RUNS ?? 1500);
@@ -198,7 +198,7 @@ describe("YAML as PyYAML reads it", () => {
     const mismatches: string[] = [];
     for (const [i, text] of texts.entries()) {
       const sink: Diagnostic[] = [];
-      const root = await readYaml(text, new FileReport("x.yaml", sink));
+      const root = await readYaml(text, new FileDiagnostics("x.yaml", sink));
       const ours = root === undefined ? { error: sink.map((d) => `${d.line}:${d.column} ${d.message}`).join("; ") } : { ok: plain(root) };
       const theirs = expected[i];
       if ("error" in theirs) refused++;
@@ -235,7 +235,7 @@ describe("YAML as PyYAML reads it", () => {
     ];
     for (const [text, want] of cases) {
       const sink: Diagnostic[] = [];
-      const root = await readYaml(text, new FileReport("x.yaml", sink));
+      const root = await readYaml(text, new FileDiagnostics("x.yaml", sink));
       if (typeof want === "string") {
         expect(root, text).toBeUndefined();
         expect(sink.map((d) => `${d.line}:${d.column}`), text).toEqual([want]);

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { generateLargeSpec } from "../spec/generate.js";
+import { generateLargeSpec } from "../loader/generate.js";
 import { writeTaggedSources } from "./tagged-sources.js";
 
 const SIZE = { requirements: 10_000, tests: 20_000, codeReferences: 50_000 };
@@ -115,7 +115,7 @@ export interface LspMeasures {
 
 export async function benchLsp(): Promise<LspMeasures> {
   const empty: LspMeasures = { lines: [], p99: {}, diagnosticsMs: {} };
-  if (!existsSync(path.resolve(path.dirname(BIN), "../dist/lsp/main.js"))) return { ...empty, lines: ["lsp latency: build first"] };
+  if (!existsSync(path.resolve(path.dirname(BIN), "../dist/commands/lsp.js"))) return { ...empty, lines: ["lsp latency: build first"] };
   const dir = mkdtempSync(path.join(tmpdir(), "speky-lsp-bench-"));
   try {
     await generateLargeSpec(dir, SIZE);

@@ -7,12 +7,12 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { generateLargeSpec } from "../spec/generate.js";
+import { generateLargeSpec } from "../loader/generate.js";
 import { requirementId, testId, writeTaggedSources } from "./tagged-sources.js";
 
 const SIZE = { requirements: 10_000, tests: 20_000, codeReferences: 50_000 };
 const CALLS = 300;
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../mcp/main.js");
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../commands/mcp.js");
 
 interface Answer {
   id?: number;

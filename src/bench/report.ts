@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { generateLargeSpec } from "../spec/generate.js";
+import { generateLargeSpec } from "../loader/generate.js";
 import { launchChromium } from "./chromium.js";
 
 export const REPORT_GOALS = { generateMs: 5000, keystrokeMs: 200 };

@@ -6,7 +6,7 @@ import { VERSION } from "../version.js";
 import { quote } from "../quote.js";
 import { CommandError, flag, parseArgs, UsageError } from "./args.js";
 import { commandHelp, commandOptions, type Command } from "./command.js";
-import { COMMANDS, loadCommands } from "./commands.js";
+import { COMMANDS, loadCommands } from "../commands/index.js";
 
 const PROGRAM = "speky";
 

@@ -12,9 +12,9 @@ import path from "node:path";
 import { compareDiagnostics, formatDiagnostic, hasErrors, type Diagnostic } from "../diagnostics.js";
 import { loadModel, scanSpecs, type ModelOptions, type ScanHooks } from "../model/load-model.js";
 import { buildModel, type Model } from "../model/model.js";
-import { loadSpecs } from "../spec/load.js";
+import { loadSpecs } from "../loader/load.js";
 import { plural } from "../quote.js";
-import type { SpecSet } from "../spec/types.js";
+import type { SpecSet } from "../loader/types.js";
 import { allowed, realOrResolved } from "../fs/boundary.js";
 import { compileGlob, patternReaches } from "../fs/globs.js";
 import { cacheDir } from "../scan/cache-dir.js";
@@ -219,7 +219,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
       return { live: new LiveModel(paths, options, model, diagnostics, debounceMs, null), diagnostics };
     }
     const loaded = await loadSpecs(paths, options);
-    // The loader's order: sorted, a failed file's errors first (src/spec/cause.ts).
+    // The loader's order: sorted, a failed file's errors first (src/loader/cause.ts).
     const diagnostics = [...loaded.diagnostics];
     if (!loaded.specs || hasErrors(diagnostics)) return { live: null, diagnostics };
     const progress = new ScanProgress();
@@ -371,7 +371,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
       const message = `reload failed: ${error instanceof Error ? error.message : String(error)}`;
       diagnostics = [{ file: "", line: 0, column: 0, severity: "error", message }];
     }
-    // The loader's order: sorted, a failed file's errors first (src/spec/cause.ts).
+    // The loader's order: sorted, a failed file's errors first (src/loader/cause.ts).
     const problems = [...diagnostics];
     const previous = this.state;
     if (!model || hasErrors(problems)) {

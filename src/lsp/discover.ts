@@ -8,10 +8,10 @@ import { compareStrings } from "../diagnostics.js";
 import { boundaryFor } from "../fs/boundary.js";
 import { GlobWalker } from "../fs/globs.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
-import { entryOf, stringValue } from "../spec/node.js";
-import { FileReport } from "../spec/report.js";
-import { readToml } from "../spec/toml-source.js";
-import { readYaml } from "../spec/yaml-source.js";
+import { entryOf, stringValue } from "../loader/node.js";
+import { FileDiagnostics } from "../loader/file-diagnostics.js";
+import { readToml } from "../loader/toml/source.js";
+import { readYaml } from "../loader/yaml/source.js";
 
 const MAX_DEPTH = 8;
 const MAX_ENTRIES = 50_000;
@@ -60,7 +60,7 @@ async function reached(manifest: string): Promise<string[]> {
   const read = readRegularSync(manifest, { noFollow: true, maxBytes: MAX_MANIFEST_BYTES });
   if (isRefusal(read)) return [];
   const text = read.bytes.toString("utf8");
-  const report = new FileReport(manifest, []);
+  const report = new FileDiagnostics(manifest, []);
   const root = path.extname(manifest).toLowerCase() === ".toml" ? readToml(text, report) : await readYaml(text, report);
   if (!root || root.type !== "map") return [];
   const base = path.resolve(path.dirname(manifest), stringValue(entryOf(root, "root_directory")?.value) ?? ".");

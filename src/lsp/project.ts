@@ -6,8 +6,8 @@ import type { Diagnostic } from "../diagnostics.js";
 import { LiveModel } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
 import type { RawTag } from "../scan/engine.js";
-import { readSpecFile } from "../spec/files.js";
-import type { Item } from "../spec/types.js";
+import { readSpecFile } from "../loader/files.js";
+import type { Item } from "../loader/types.js";
 import { indexSpecText, type Definition, type SpecFileIndex } from "./spec-index.js";
 
 /** A code reference as the editor needs it: where the tag is written. */

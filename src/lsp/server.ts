@@ -16,7 +16,7 @@ import {
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
-import { MAX_FILE_BYTES } from "../spec/files.js";
+import { MAX_FILE_BYTES } from "../loader/files.js";
 import { VERSION } from "../version.js";
 import { describeItem, describeUnknown, lensTitle } from "./describe.js";
 import { discoverManifests } from "./discover.js";

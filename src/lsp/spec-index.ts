@@ -2,10 +2,10 @@
 // named by a `ref`, `prereq` or comment `about`. The loader's own readers give the tree
 // (with positions), so this reads a file exactly as the loader does.
 import path from "node:path";
-import { entryOf, stringValue, type SMap, type SNode, type SScalar } from "../spec/node.js";
-import { FileReport } from "../spec/report.js";
-import { readToml } from "../spec/toml-source.js";
-import { readYaml } from "../spec/yaml-source.js";
+import { entryOf, stringValue, type SMap, type SNode, type SScalar } from "../loader/node.js";
+import { FileDiagnostics } from "../loader/file-diagnostics.js";
+import { readToml } from "../loader/toml/source.js";
+import { readYaml } from "../loader/yaml/source.js";
 import { splitLines, utf16Column } from "./text.js";
 
 /** An ID written in a file: 0-based line, UTF-16 start and end on that line. */
@@ -39,7 +39,7 @@ export interface SpecFileIndex {
 const empty = (): SpecFileIndex => ({ kind: null, definitions: [], byId: new Map(), mentions: [] });
 
 export async function indexSpecText(file: string, text: string): Promise<SpecFileIndex> {
-  const report = new FileReport(file, []);
+  const report = new FileDiagnostics(file, []);
   let root: SNode | null | undefined;
   try {
     root = path.extname(file).toLowerCase() === ".toml" ? readToml(text, report) : await readYaml(text, report);

@@ -1,18 +1,18 @@
 // Spec files: diagnostics of unsaved buffers (the loader run over the open buffers' texts)
 // and where an ID may be completed.
-import { StringPool } from "../spec/own-strings.js";
+import { StringPool } from "../loader/own-strings.js";
 import path from "node:path";
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic } from "vscode-languageserver";
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
-import type { Collected, FileContext } from "../spec/collect.js";
-import { MAX_FILE_BYTES } from "../spec/files.js";
-import { readItemsFile } from "../spec/items.js";
-import { fileKind, loadSpecs } from "../spec/load.js";
-import { FileReport } from "../spec/report.js";
-import { readToml } from "../spec/toml-source.js";
-import type { Item } from "../spec/types.js";
-import { validateReferences } from "../spec/validate.js";
-import { readYaml } from "../spec/yaml-source.js";
+import type { Collected, FileContext } from "../loader/collect.js";
+import { MAX_FILE_BYTES } from "../loader/files.js";
+import { readItemsFile } from "../loader/items.js";
+import { fileKind, loadSpecs } from "../loader/load.js";
+import { FileDiagnostics } from "../loader/file-diagnostics.js";
+import { readToml } from "../loader/toml/source.js";
+import type { Item } from "../loader/types.js";
+import { validateReferences } from "../loader/validate.js";
+import { readYaml } from "../loader/yaml/source.js";
 import type { Project } from "./project.js";
 import type { MentionField } from "./spec-index.js";
 import { splitLines, utf16Column } from "./text.js";
@@ -112,7 +112,7 @@ export async function fileDiagnostics(project: Project, abs: string, text: strin
   const place = files.get(abs);
   if (!place) return null;
   const diagnostics: Diagnostic[] = [];
-  const report = new FileReport(place.display, diagnostics);
+  const report = new FileDiagnostics(place.display, diagnostics);
   const out: Collected = { items: [], comments: [], references: [], strings: new StringPool() };
   const ctx: FileContext = { file: place.display, project: place.project, report, out };
   const root = path.extname(abs).toLowerCase() === ".toml" ? readToml(text, report) : await readYaml(text, report);

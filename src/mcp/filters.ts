@@ -1,7 +1,7 @@
 // Argument checks shared by several tools, so that their error texts cannot drift apart.
 // An empty string counts as "no filter", as in speky.
 import type { Model } from "../model/model.js";
-import type { Item, Requirement, Test } from "../spec/types.js";
+import type { Item, Requirement, Test } from "../loader/types.js";
 import { ToolError } from "./tool.js";
 import { quote, shown } from "../quote.js";
 

@@ -6,7 +6,7 @@ import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/serv
 import { ErrorCode, ListResourcesRequestSchema, McpError, type ReadResourceResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
 import { createHash } from "node:crypto";
 import type { Model } from "../model/model.js";
-import type { Item } from "../spec/types.js";
+import type { Item } from "../loader/types.js";
 import { Listing, materialize, pageOf } from "./paging.js";
 import { ToolError } from "./tool.js";
 import { getRequirement } from "./tools/get-requirement.js";

@@ -3,7 +3,7 @@
 // left out when absent or empty, as the contract wants; `symbol` is the one field kept as null.
 import { compareStrings } from "../diagnostics.js";
 import type { CodeReference } from "../scan/types.js";
-import type { Comment, Item, Step } from "../spec/types.js";
+import type { Comment, Item, Step } from "../loader/types.js";
 
 export interface Oneliner {
   id: string;

@@ -3,8 +3,8 @@
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import type { ScanOptions } from "../scan/scan.js";
 import type { ScanTarget } from "../scan/types.js";
-import { loadSpecs } from "../spec/load.js";
-import type { LoadOptions, Manifest, SpecSet } from "../spec/types.js";
+import { loadSpecs } from "../loader/load.js";
+import type { LoadOptions, Manifest, SpecSet } from "../loader/types.js";
 import { buildModel, type Model } from "./model.js";
 
 export interface ModelResult {

@@ -2,7 +2,7 @@
 // the scanner's code references merged by ID. Built once, frozen, swapped whole on reload.
 import { compareStrings, type Diagnostic } from "../diagnostics.js";
 import type { CodeReference, ScanResult } from "../scan/types.js";
-import type { Comment, Item, Manifest, Requirement, SpecSet, Test } from "../spec/types.js";
+import type { Comment, Item, Manifest, Requirement, SpecSet, Test } from "../loader/types.js";
 
 export interface Model {
   readonly specs: SpecSet;
@@ -150,19 +150,4 @@ export function buildModel(specs: SpecSet, scan: ScanResult | null = null): Mode
     scanStats: scan?.stats ?? null,
   };
   return Object.freeze(model);
-}
-
-/** A test is automated when one of its code references is an automated test. */
-export function isAutomated(model: Model, testId: string): boolean {
-  return model.codeReferencesById.get(testId)?.some((r) => r.is_test) ?? false;
-}
-
-export type CoverageBucket = "no_test_plan" | "manual_test_plan" | "partially_manual_test_plan" | "automated_test_plan";
-
-export function coverageOf(model: Model, requirementId: string): CoverageBucket {
-  const tests = model.testedBy.get(requirementId) ?? [];
-  if (tests.length === 0) return "no_test_plan";
-  const automated = tests.filter((t) => isAutomated(model, t.id)).length;
-  if (automated === tests.length) return "automated_test_plan";
-  return automated === 0 ? "manual_test_plan" : "partially_manual_test_plan";
 }

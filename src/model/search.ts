@@ -1,8 +1,8 @@
 // Ranked full-text search over the specs ("is there already a requirement about timeouts?").
 // BM25 over weighted fields; the index is built once per model, on first use.
 import { compareStrings } from "../diagnostics.js";
-import type { Item } from "../spec/types.js";
-import { ownString } from "../spec/own-strings.js";
+import type { Item } from "../loader/types.js";
+import { ownString } from "../loader/own-strings.js";
 import type { Model } from "./model.js";
 
 export interface SearchHit {

@@ -2,10 +2,10 @@
 // same coverage buckets as the MCP tools (test_plan_coverage), so the report and an agent
 // never disagree.
 import { compareStrings, type Diagnostic } from "../diagnostics.js";
-import { coverageOf, isAutomated, type CoverageBucket, type Model } from "../model/model.js";
+import { coverageOf, coverageScope, isAutomated, type CoverageBucket } from "../model/coverage.js";
+import type { Model } from "../model/model.js";
 import { danglingDiagnostics } from "../model/problems.js";
-import { coverageScope } from "../mcp/tools/test-plan-coverage.js";
-import type { Requirement, Test } from "../spec/types.js";
+import type { Requirement, Test } from "../loader/types.js";
 import { placeItems, type Place } from "./names.js";
 
 export const BUCKETS: readonly CoverageBucket[] = ["no_test_plan", "manual_test_plan", "partially_manual_test_plan", "automated_test_plan"];
@@ -66,7 +66,7 @@ export function reportData(model: Model, loaderDiagnostics: readonly Diagnostic[
 
   const perCategory = new Map<string, CategoryCoverage>();
   const coverageTotal = emptyCounts();
-  for (const req of coverageScope(model)) {
+  for (const req of coverageScope(model) ?? []) {
     let entry = perCategory.get(req.category);
     if (!entry) perCategory.set(req.category, (entry = { category: req.category, counts: emptyCounts(), total: 0 }));
     const bucket = bucketOf.get(req.id)!;

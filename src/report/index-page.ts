@@ -2,7 +2,7 @@
 // every requirement. The table is in the HTML (readable without script, printable); the
 // script filters and sorts its rows from a JSON copy of the searchable text.
 import { compareStrings } from "../diagnostics.js";
-import type { CoverageBucket } from "../model/model.js";
+import type { CoverageBucket } from "../model/coverage.js";
 import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js";
 import { esc, jsonForScript } from "./escape.js";
 import { bucketBadge, plural, requirementHref } from "./fragments.js";

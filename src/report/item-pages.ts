@@ -1,7 +1,7 @@
 // The view of each requirement and test: every field, refs both ways, tests with their
 // steps, code at file:line. Views are <article>s, CHUNK per file (names.ts); a link's
 // fragment selects one, and the stylesheet then shows that one alone (:target).
-import type { Requirement, Test } from "../spec/types.js";
+import type { Requirement, Test } from "../loader/types.js";
 import { problemCount, type ReportData } from "./data.js";
 import { esc } from "./escape.js";
 import { automationBadge, bucketBadge, codeTable, comments, idList, itemLink, section, steps, testHref, text } from "./fragments.js";

@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../diagnostics.js";
 import type { Boundary } from "../fs/boundary.js";
-import type { SourceLinks, SourceLocation } from "../spec/types.js";
+import type { SourceLinks, SourceLocation } from "../loader/types.js";
 import type { FileOutline } from "./spans.js";
 
 export interface CodeReference {

@@ -7,7 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { expect } from "vitest";
 import { REPO } from "./process.js";
 
-export const MCP_MAIN = path.join(REPO, "dist/mcp/main.js");
+export const MCP_MAIN = path.join(REPO, "dist/commands/mcp.js");
 export const MCP_FIXTURE = "fixtures/mcp/speky.yaml";
 /** What every tool must declare, written out here rather than imported from the server. */
 /** Every tool the server must list, in its order, written out here once for all suites. */

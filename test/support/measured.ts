@@ -6,7 +6,7 @@ import path from "node:path";
 import { REPO, SPEKY_BIN, tempDir } from "./process.js";
 
 export const PEAK_RSS_PRELOAD = path.join(REPO, "test/support/peak-rss.cjs");
-export const MCP_BIN = path.join(REPO, "dist/mcp/main.js");
+export const MCP_BIN = path.join(REPO, "dist/commands/mcp.js");
 /** Memory every hostile input must stay under (issue 12). */
 export const MAX_RSS_MB = 500;
 /** Generous: only a hang (or a minutes-long run) trips it. */

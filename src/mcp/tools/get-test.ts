@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Model } from "../../model/model.js";
-import type { Step } from "../../spec/types.js";
+import type { Step } from "../../loader/types.js";
 import { findItem } from "../filters.js";
 import * as schema from "../schemas.js";
 import {

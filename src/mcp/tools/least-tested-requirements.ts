@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { isAutomated, type Model } from "../../model/model.js";
+import { isAutomated } from "../../model/coverage.js";
+import type { Model } from "../../model/model.js";
 import { requirementsMatching } from "../filters.js";
 import * as schema from "../schemas.js";
-import type { Requirement } from "../../spec/types.js";
+import type { Requirement } from "../../loader/types.js";
 import { lazy } from "../paging.js";
 import { uniqueSorted, withOptional, type Brief } from "../shapes.js";
 import { defineTool } from "../tool.js";

@@ -1,32 +1,18 @@
 import { z } from "zod";
-import { coverageOf, type CoverageBucket, type Model } from "../../model/model.js";
-import type { Requirement } from "../../spec/types.js";
+import { coverageOf, coverageScope, type CoverageBucket } from "../../model/coverage.js";
+import type { Model } from "../../model/model.js";
+import type { Requirement } from "../../loader/types.js";
 import * as schema from "../schemas.js";
 import { lazy } from "../paging.js";
 import { byId, summary, type Summary } from "../shapes.js";
 import { defineTool, ToolError } from "../tool.js";
 import { quote } from "../../quote.js";
 
-/**
- * The requirements whose coverage is reported: each manifest's coverage_categories select among
- * that manifest's own requirements, and a category argument selects within that same scope (a
- * requirement whose manifest doesn't list the category is never counted). When no manifest
- * declares any (or there is no manifest), every requirement counts.
- */
-// speky:speky-ts#NAV-COVERAGE-SCOPE
-export function coverageScope(model: Model, category?: string): readonly Requirement[] {
-  let candidates: readonly Requirement[] = model.specs.requirements;
-  if (category !== undefined) {
-    const inCategory = model.requirementsByCategory.get(category);
-    if (!inCategory) throw new ToolError(`Category ${quote(category)} not found`);
-    candidates = inCategory;
-  }
-  const covered = new Map<string, Set<string>>();
-  for (const m of model.manifests) {
-    if (m.coverage_categories.length > 0) covered.set(m.name, new Set(m.coverage_categories));
-  }
-  if (covered.size === 0) return candidates;
-  return candidates.filter((r) => r.project !== null && covered.get(r.project)?.has(r.category));
+/** The requirements a coverage figure counts, or a tool error when the category names none. */
+function scopeOrError(model: Model, category?: string): readonly Requirement[] {
+  const scope = coverageScope(model, category);
+  if (scope === undefined) throw new ToolError(`Category ${quote(category ?? "")} not found`);
+  return scope;
 }
 
 export type Coverage = Record<CoverageBucket, Summary[]>;
@@ -39,7 +25,7 @@ export function testPlanCoverage(model: Model, category?: string): Coverage {
     partially_manual_test_plan: [],
     automated_test_plan: [],
   };
-  const scope = [...coverageScope(model, category)].sort(byId);
+  const scope = [...scopeOrError(model, category)].sort(byId);
   for (const req of scope) buckets[coverageOf(model, req.id)].push(req);
   return {
     no_test_plan: lazy(buckets.no_test_plan, summary),

@@ -2,7 +2,7 @@ import type { Diagnostic, Severity } from "../diagnostics.js";
 import type { Pos } from "./node.js";
 
 /** Collects the diagnostics of one file, all cited with that file's displayed path. */
-export class FileReport {
+export class FileDiagnostics {
   /** Errors reported so far for this file. */
   errors = 0;
 

@@ -19,13 +19,13 @@ code scanned after initialize, in the background; the files are then watched.`,
     { name: "no-watch", help: "serve the model loaded at start-up" },
   ],
   async run(args, context) {
-    // A long-running server keeps V8's optimising wasm tier, as speky-mcp does (src/mcp/main.ts).
+    // A long-running server keeps V8's optimising wasm tier, as speky-mcp does (src/commands/mcp.ts).
     process.env.SPEKY_WASM_TIERUP ??= "1";
     const manifests = args.positionals.map((p) => path.resolve(context.cwd, p));
     // Loaded here, not at the top: every `speky` command imports this registry entry, and the
     // language server's modules would cost `scan` and `check` their start-up time.
     const { createConnection, StreamMessageReader, StreamMessageWriter } = await import("vscode-languageserver/node");
-    const { startServer } = await import("./server.js");
+    const { startServer } = await import("../lsp/server.js");
     const connection = createConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
     startServer(connection, { manifests, watch: !flag(args, "no-watch") });
     // The library ends the process on the `exit` notification; a closed stdin ends it too.

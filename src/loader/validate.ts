@@ -4,7 +4,7 @@ import type { Diagnostic, Severity } from "../diagnostics.js";
 import { quote } from "../quote.js";
 import type { Collected } from "./collect.js";
 import type { Written } from "./manifest.js";
-import { formatPos, oneLine, type FileReport } from "./report.js";
+import { formatPos, oneLine, type FileDiagnostics } from "./file-diagnostics.js";
 import type { Item, SourceLocation } from "./types.js";
 
 // speky:speky-ts#SPEC-VALIDATE
@@ -52,7 +52,7 @@ export function validateReferences(
 export function checkCoverageCategories(
   project: string,
   categories: Written[],
-  report: FileReport,
+  report: FileDiagnostics,
   requirements: readonly Item[],
 ): void {
   const present = new Set(requirements.filter((r) => r.project === project).map((r) => r.category));

@@ -2,7 +2,7 @@
 // accepted and records where each value (and its key) starts, by path, so that messages about
 // a TOML file can cite line and column too. Being for valid input only, it stays small; on
 // anything it does not expect it stops, and lookups fall back to the nearest located parent.
-import { blankEnd, stringEnd } from "./toml-lex.js";
+import { blankEnd, stringEnd } from "./lex.js";
 
 
 /** Offsets of a value and of its key (the table header, for a table). */

@@ -14,9 +14,9 @@ import type { Model } from "../model/model.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { grouped, plural } from "../quote.js";
 import { VERSION } from "../version.js";
-import { earlyInitializeAnswer } from "./early-initialize.js";
-import { createLogger, type LogLevel, type Logger } from "./log.js";
-import { LineStdioTransport } from "./transport.js";
+import { earlyInitializeAnswer } from "../mcp/early-initialize.js";
+import { createLogger, type LogLevel, type Logger } from "../mcp/log.js";
+import { LineStdioTransport } from "../mcp/transport.js";
 
 const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
 
@@ -177,7 +177,7 @@ async function serve(
   transport.answerEarly(earlyInitializeAnswer);
   startScan();
   // Loaded only now: the SDK and the tools are not needed to answer a plain `initialize`.
-  const { createServer } = await import("./server.js");
+  const { createServer } = await import("../mcp/server.js");
   const mcp = createServer(
     () => live.current,
     () => live.snapshot(),

@@ -1,6 +1,6 @@
 // The registry of `speky` subcommands: a new subcommand is one entry here. Each is loaded when
 // it runs (or for --help): a command does not load the others' modules.
-import type { Command } from "./command.js";
+import type { Command } from "../cli/command.js";
 
 export interface CommandEntry {
   name: string;
@@ -9,9 +9,9 @@ export interface CommandEntry {
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: "check", load: async () => (await import("./check.js")).checkCommand },
-  { name: "scan", load: async () => (await import("./scan-command.js")).scanCommand },
-  { name: "report", load: async () => (await import("../report/cli.js")).reportCommand },
-  { name: "lsp", load: async () => (await import("../lsp/main.js")).lspCommand },
+  { name: "scan", load: async () => (await import("./scan.js")).scanCommand },
+  { name: "report", load: async () => (await import("./report.js")).reportCommand },
+  { name: "lsp", load: async () => (await import("./lsp.js")).lspCommand },
 ];
 
 /** Every command, in registry order (--help). */

@@ -1,5 +1,5 @@
 // YAML through the `yaml` package, for what the fast reader leaves: its AST is walked directly
-// so that every node keeps its line and column. Loaded only when needed (yaml-source.ts).
+// so that every node keeps its line and column. Loaded only when needed (yaml/source.ts).
 import {
   Alias,
   CST,
@@ -17,11 +17,11 @@ import {
   type Scalar,
   type YAMLError,
 } from "yaml";
-import { scalar, type Pos, type SEntry, type SMap, type SNode } from "./node.js";
-import type { FileReport } from "./report.js";
-import { pyBlockScalar } from "./yaml-block.js";
-import { explicitFloat, plainScalar, tagName, unconstructibleTag, YAML_OPTIONS } from "./yaml-scalars.js";
-import { quote } from "../quote.js";
+import { scalar, type Pos, type SEntry, type SMap, type SNode } from "../node.js";
+import type { FileDiagnostics } from "../file-diagnostics.js";
+import { pyBlockScalar } from "./block.js";
+import { explicitFloat, plainScalar, tagName, unconstructibleTag, YAML_OPTIONS } from "./scalars.js";
+import { quote } from "../../quote.js";
 
 /**
  * Alias uses allowed in one file, weighted by how many aliases each aliased node holds itself
@@ -69,7 +69,7 @@ function unclosedQuoteStart(doc: Document.Parsed, end: number): number | undefin
 }
 
 /** readYaml through the `yaml` package only (the reference the fast reader is tested against). */
-export function readYamlFully(text: string, report: FileReport): SNode | null | undefined {
+export function readYamlFully(text: string, report: FileDiagnostics): SNode | null | undefined {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
   const pos = (offset: number): Pos => {
@@ -212,7 +212,7 @@ class AstConverter {
     private readonly doc: Document.Parsed,
     private readonly text: string,
     private readonly pos: (offset: number) => Pos,
-    private readonly report: FileReport,
+    private readonly report: FileDiagnostics,
   ) {
     this.aliasBudget = MAX_YAML_ALIAS_BYTES + text.length;
   }
@@ -354,7 +354,7 @@ class AstConverter {
       if (unconstructible) {
         throw new LocatedError(at, `YAML: could not determine a constructor for the tag ${quote(unconstructible)} (quote it)`);
       }
-      // Typed by PyYAML's rules, not the `yaml` package's (see yaml-scalars.ts).
+      // Typed by PyYAML's rules, not the `yaml` package's (see yaml/scalars.ts).
       return plainScalar(String(node.source), at.line, at.column);
     }
     let value = node.value;

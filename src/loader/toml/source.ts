@@ -1,17 +1,17 @@
 // TOML text to a positioned tree: smol-toml for the values (and syntax errors), the position
 // walker for where each value was written.
 import { parse, TomlError } from "smol-toml";
-import { scalar, type Pos, type SEntry, type SNode } from "./node.js";
-import type { FileReport } from "./report.js";
-import { TextPositions } from "../text-positions.js";
-import { MAX_TOML_DEPTH, tomlDepthExcess } from "./toml-depth.js";
-import { locateToml, PATH_SEP, type TomlSpot } from "./toml-positions.js";
+import { scalar, type Pos, type SEntry, type SNode } from "../node.js";
+import type { FileDiagnostics } from "../file-diagnostics.js";
+import { TextPositions } from "../../text-positions.js";
+import { MAX_TOML_DEPTH, tomlDepthExcess } from "./depth.js";
+import { locateToml, PATH_SEP, type TomlSpot } from "./positions.js";
 
 /**
  * The tree of a TOML file; null when the file has no content; undefined when it cannot be
  * read (the reasons are reported).
  */
-export function readToml(text: string, report: FileReport): SNode | null | undefined {
+export function readToml(text: string, report: FileDiagnostics): SNode | null | undefined {
   const excess = tomlDepthExcess(text);
   if (excess) {
     report.error(

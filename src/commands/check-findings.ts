@@ -2,8 +2,8 @@
 import { escapeControl, formatDiagnostic, lineSafeJson, type Diagnostic } from "../diagnostics.js";
 import { plural } from "../quote.js";
 
-export type ReportFormat = "text" | "json" | "github";
-export const REPORT_FORMATS: readonly ReportFormat[] = ["text", "json", "github"];
+export type CheckFormat = "text" | "json" | "github";
+export const CHECK_FORMATS: readonly CheckFormat[] = ["text", "json", "github"];
 
 export interface Summary {
   errors: number;
@@ -34,7 +34,7 @@ function githubLine(d: Diagnostic): string {
   return `::${d.severity} ${props.join(",")}::${escapeData(d.message)}`;
 }
 
-export function renderReport(format: ReportFormat, findings: readonly Diagnostic[], summary: Summary): string {
+export function renderReport(format: CheckFormat, findings: readonly Diagnostic[], summary: Summary): string {
   switch (format) {
     case "json":
       return lineSafeJson(JSON.stringify({ version: 1, findings, summary }, null, 2)) + "\n";

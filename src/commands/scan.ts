@@ -3,11 +3,11 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { compareDiagnostics, formatDiagnostic } from "../diagnostics.js";
-import { verboseNote } from "./verbose.js";
+import { verboseNote } from "../cli/verbose.js";
 import type { ScanResult } from "../scan/types.js";
-import { CommandError, flag, listOption, parseArgs, stringOption, UsageError, type ParsedArgs } from "./args.js";
-import { commandOptions, WALK_OPTIONS, type Command } from "./command.js";
-import { fileErrorReason } from "./file-error.js";
+import { CommandError, flag, listOption, parseArgs, stringOption, UsageError, type ParsedArgs } from "../cli/args.js";
+import { commandOptions, WALK_OPTIONS, type Command } from "../cli/command.js";
+import { fileErrorReason } from "../cli/file-error.js";
 import { quote } from "../quote.js";
 
 export interface ScanOutcome {

@@ -5,7 +5,7 @@ import { ALLOW_HINT, allowed, BOUNDARY_WORDS, isVirtual, type Boundary } from ".
 import { FILE_SPECS, SOURCE_LINKS } from "./fields.js";
 import { entryOf, type Pos, type SMap, type SScalar, type SSeq } from "./node.js";
 import { readFields } from "./read-fields.js";
-import type { FileReport } from "./report.js";
+import type { FileDiagnostics } from "./file-diagnostics.js";
 import { quote } from "../quote.js";
 
 /** A string from a list (a glob, a category), and where it was written. */
@@ -28,7 +28,7 @@ export interface ManifestPlan {
 /** Project names a code tag can name (speky:<project>#<ID>). */
 const TAGGABLE_NAME = /^[A-Za-z0-9_.-]+$/;
 
-export async function readManifest(root: SMap, absFile: string, report: FileReport, boundary: Boundary | null): Promise<ManifestPlan> {
+export async function readManifest(root: SMap, absFile: string, report: FileDiagnostics, boundary: Boundary | null): Promise<ManifestPlan> {
   const spec = FILE_SPECS.project;
   const f = readFields(root, spec, spec.name, report);
   const name = (f.name as string | undefined) ?? null;
@@ -57,7 +57,7 @@ export async function readManifest(root: SMap, absFile: string, report: FileRepo
   return plan;
 }
 
-async function rootDirectory(map: SMap, absFile: string, written: string | undefined, report: FileReport, boundary: Boundary | null) {
+async function rootDirectory(map: SMap, absFile: string, written: string | undefined, report: FileDiagnostics, boundary: Boundary | null) {
   const dir = path.resolve(path.dirname(absFile), written ?? ".");
   const at = entryOf(map, "root_directory")?.value ?? map;
   // The root itself may be a link: what counts is where it leads (checked before any stat of it).

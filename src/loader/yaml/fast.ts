@@ -5,8 +5,8 @@
 // gives up and the caller falls back to the full parser, which also reports syntax errors:
 // giving up is always safe, guessing never is. test/spec-yaml-fast.test.ts checks it against
 // the full parser on generated documents.
-import { entryOf, scalar, type SMap, type SNode, type SSeq } from "./node.js";
-import { plainScalar, plainTag, unconstructibleTag, unescapeDoubleQuoted } from "./yaml-scalars.js";
+import { entryOf, scalar, type SMap, type SNode, type SSeq } from "../node.js";
+import { plainScalar, plainTag, unconstructibleTag, unescapeDoubleQuoted } from "./scalars.js";
 
 class NotSimple extends Error {}
 const NOT_SIMPLE = new NotSimple();

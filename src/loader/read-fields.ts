@@ -3,13 +3,13 @@
 // reports every problem of the mapping.
 import { DATE_PATTERN, type FieldSpec, type ObjectSpec } from "./fields.js";
 import { describe, entryOf, isNull, quoteHint, type SMap, type SNode, type SScalar } from "./node.js";
-import type { FileReport } from "./report.js";
+import type { FileDiagnostics } from "./file-diagnostics.js";
 import { quote } from "../quote.js";
 
 /** Field values by name; absent, null-valued and invalid fields are left out. */
 export type Fields = Record<string, unknown>;
 
-export function readFields(map: SMap, spec: ObjectSpec, label: string, report: FileReport): Fields {
+export function readFields(map: SMap, spec: ObjectSpec, label: string, report: FileDiagnostics): Fields {
   const values: Fields = {};
   let known = 0;
   for (const name in spec.fields) {
@@ -36,7 +36,7 @@ export function readFields(map: SMap, spec: ObjectSpec, label: string, report: F
   return values;
 }
 
-function wrong(report: FileReport, node: SNode, subject: string, expected: string): undefined {
+function wrong(report: FileDiagnostics, node: SNode, subject: string, expected: string): undefined {
   report.error(node, `${subject} must be ${expected}, got ${describe(node)}${quoteHint(node)}`);
   return undefined;
 }
@@ -49,7 +49,7 @@ const isText = (node: SNode) => node.type === "scalar" && node.tag === "str";
  * The value of field `name` of the mapping `label` names. Messages are built on errors only:
  * this runs for every field of every item.
  */
-function readField(node: SNode, field: FieldSpec, label: string, name: string, report: FileReport): unknown {
+function readField(node: SNode, field: FieldSpec, label: string, name: string, report: FileDiagnostics): unknown {
   switch (field.type) {
     case "kind":
       return undefined;
@@ -74,7 +74,7 @@ function readField(node: SNode, field: FieldSpec, label: string, name: string, r
   }
 }
 
-function readStrings(node: SNode, field: FieldSpec & { type: "strings" }, what: string, report: FileReport) {
+function readStrings(node: SNode, field: FieldSpec & { type: "strings" }, what: string, report: FileDiagnostics) {
   if (node.type !== "seq") return wrong(report, node, what, `a list of ${plural(field.of)}`);
   let valid = true;
   for (let i = 0; i < node.items.length; i++) {
@@ -90,7 +90,7 @@ function readStrings(node: SNode, field: FieldSpec & { type: "strings" }, what: 
   return valid ? node.items.map((item) => (item as SScalar).value as string) : undefined;
 }
 
-function readProperties(node: SNode, label: string, name: string, report: FileReport) {
+function readProperties(node: SNode, label: string, name: string, report: FileDiagnostics) {
   if (node.type !== "map") {
     return wrong(report, node, `${label}: '${name}'`, "a mapping of names to strings or integers");
   }
@@ -110,7 +110,7 @@ function readProperties(node: SNode, label: string, name: string, report: FileRe
  * speky reads `external` as true when it is true, 1, "true", "True" or "1", and false
  * otherwise; we read it the same but say so when it is not a plain boolean.
  */
-function readBoolean(node: SNode, what: string, report: FileReport): boolean {
+function readBoolean(node: SNode, what: string, report: FileDiagnostics): boolean {
   if (node.type === "scalar" && node.tag === "bool") return node.value as boolean;
   const text = node.type === "scalar" && (node.tag === "str" || node.tag === "int") ? String(node.value) : undefined;
   const value = text === undefined ? undefined : truthOf(text);

@@ -1,17 +1,17 @@
-// `speky report` in the command registry (src/cli/commands.ts): options, help, and the
+// `speky report` in the command registry (src/commands/index.ts): options, help, and the
 // mapping of output-folder failures to one line and exit 2.
 import { CommandError, flag, listOption, parseArgs, stringOption, UsageError, type ParsedArgs } from "../cli/args.js";
 import { commandOptions, type Command } from "../cli/command.js";
 import { fileErrorReason } from "../cli/file-error.js";
 import { quote } from "../quote.js";
-import type { ReportOutcome } from "./command.js";
-import { DEFAULT_OUT, REPORT_FORMATS, type ReportFormat } from "./formats.js";
+import type { ReportOutcome } from "../report/write-report.js";
+import { DEFAULT_OUT, REPORT_FORMATS, type ReportFormat } from "../report/formats.js";
 
 async function reportOutcome(args: ParsedArgs, cwd: string): Promise<ReportOutcome> {
   if (args.positionals.length === 0) throw new UsageError("report needs at least one manifest or spec file");
   const out = stringOption(args, "out");
   // Loaded on use: every `speky` command imports this registry entry.
-  const [{ runReport }, { OutputError }] = await Promise.all([import("./command.js"), import("./site.js")]);
+  const [{ runReport }, { OutputError }] = await Promise.all([import("../report/write-report.js"), import("../report/site.js")]);
   try {
     return await runReport(args.positionals, {
       format: (stringOption(args, "format") ?? "html") as ReportFormat,

@@ -4,7 +4,7 @@
 // one linear, iterative scan: it counts the parts of each table header and key plus the arrays
 // and inline tables open around a value, and stops at the first place the sum passes the
 // bound. On text it does not understand it stops quietly: syntax errors are smol-toml's to report.
-import { blankEnd, stringEnd } from "./toml-lex.js";
+import { blankEnd, stringEnd } from "./lex.js";
 
 /** Nesting levels one value may sit under: headers, dotted keys, arrays and inline tables together. */
 export const MAX_TOML_DEPTH = 100;

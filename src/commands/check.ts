@@ -3,12 +3,12 @@
 // unknown ID fails the check at the tag's own place.
 import path from "node:path";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
-import { MAX_FILE_BYTES } from "../spec/files.js";
+import { MAX_FILE_BYTES } from "../loader/files.js";
 import type { Diagnostic } from "../diagnostics.js";
-import { flag, listOption, stringOption, UsageError, type ParsedArgs } from "./args.js";
-import { verboseNote } from "./verbose.js";
-import { WALK_OPTIONS, type Command } from "./command.js";
-import { REPORT_FORMATS, renderReport, summarize, type ReportFormat } from "./report.js";
+import { flag, listOption, stringOption, UsageError, type ParsedArgs } from "../cli/args.js";
+import { verboseNote } from "../cli/verbose.js";
+import { WALK_OPTIONS, type Command } from "../cli/command.js";
+import { CHECK_FORMATS, renderReport, summarize, type CheckFormat } from "./check-findings.js";
 
 const SPEC_EXTENSIONS = new Set([".yaml", ".yml", ".toml"]);
 const KIND_LINE = /^kind\s*[:=]/m;
@@ -25,7 +25,7 @@ function isSpecPath(file: string, index: number): boolean {
 // speky:speky-ts#CHECK-GATE
 async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string; exitCode: number }> {
   if (args.positionals.length === 0) throw new UsageError("check needs at least one manifest or spec file");
-  const format = (stringOption(args, "format") ?? "text") as ReportFormat;
+  const format = (stringOption(args, "format") ?? "text") as CheckFormat;
   const specPaths = args.positionals.filter((p, i) => isSpecPath(path.resolve(cwd, p), i));
   const sourceFiles = args.positionals.filter((p) => !specPaths.includes(p));
   const onlyFiles = sourceFiles.length > 0 ? sourceFiles.map((f) => path.resolve(cwd, f)) : undefined;
@@ -57,7 +57,7 @@ and on code tags naming unknown IDs. PATH is a manifest (kind: project) or a spe
 file. FILEs (e.g. from pre-commit) restrict the scan to those files; the specs are always
 validated whole. Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error.`,
   options: [
-    { name: "format", value: "FORMAT", choices: REPORT_FORMATS, help: "how findings are printed (default: text)" },
+    { name: "format", value: "FORMAT", choices: CHECK_FORMATS, help: "how findings are printed (default: text)" },
     { name: "strict", help: "warnings fail the check too" },
     { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
     { name: "no-cache", help: "scan every file afresh" },

@@ -14,11 +14,11 @@ import { confinementProblem, GlobWalker } from "../fs/globs.js";
 import { readItemsFile } from "./items.js";
 import { readManifest, type Written } from "./manifest.js";
 import { describe, entryOf, stringValue, type SMap, type SNode } from "./node.js";
-import { FileReport } from "./report.js";
+import { FileDiagnostics } from "./file-diagnostics.js";
 import type { LoadOptions, LoadResult, Manifest, Requirement, SpecSet, Test } from "./types.js";
 import { causeFirst, orphanedIds, type FailedFile } from "./cause.js";
 import { checkCoverageCategories, validateReferences } from "./validate.js";
-import { readYaml } from "./yaml-source.js";
+import { readYaml } from "./yaml/source.js";
 import { quote } from "../quote.js";
 
 /** Files of a pattern read ahead of the one being parsed. */
@@ -42,7 +42,7 @@ export async function loadSpecs(paths: string[], options: LoadOptions = {}): Pro
 interface Owner {
   name: string | null;
   root: string;
-  report: FileReport;
+  report: FileDiagnostics;
   boundary: Boundary | null;
 }
 
@@ -63,7 +63,7 @@ class Loader {
   /** Real paths of the files loaded: a file reached twice (or through a cycle) loads once. */
   private readonly seen = new Set<string>();
   /** Checks and git look-ups that wait for the end of the load. */
-  private readonly coverage: { manifest: Manifest; categories: Written[]; report: FileReport }[] = [];
+  private readonly coverage: { manifest: Manifest; categories: Written[]; report: FileDiagnostics }[] = [];
   private readonly links: Promise<void>[] = [];
   /** Files with errors: what they would have defined explains errors elsewhere. */
   private readonly failed: FailedFile[] = [];
@@ -118,7 +118,7 @@ class Loader {
 
   /** Loads a file, unless loaded already; `read` is its reading, when started in advance. */
   private async loadFile(reach: Reach, read = this.read(reach.abs)): Promise<void> {
-    const report = new FileReport(reach.display, this.diagnostics);
+    const report = new FileDiagnostics(reach.display, this.diagnostics);
     const file = await read;
     if ("problem" in file) {
       report.error(null, file.problem);
@@ -131,7 +131,7 @@ class Loader {
     if (report.errors > 0) this.failed.push({ file: reach.display, text: file.text });
   }
 
-  private async readContent(reach: Reach, text: string, report: FileReport): Promise<void> {
+  private async readContent(reach: Reach, text: string, report: FileDiagnostics): Promise<void> {
     const ctx: FileContext = { file: reach.display, project: reach.owner?.name ?? null, report, out: this.out };
     const extension = path.extname(reach.abs).toLowerCase();
     if (reach.csv) return readCommentsCsv(text, ctx);
@@ -140,7 +140,7 @@ class Loader {
       return;
     }
     // The TOML reader (smol-toml) is loaded for the first TOML file only.
-    const root = extension === ".toml" ? (await import("./toml-source.js")).readToml(text, report) : await readYaml(text, report);
+    const root = extension === ".toml" ? (await import("./toml/source.js")).readToml(text, report) : await readYaml(text, report);
     if (root === undefined) return;
     const { kind, map } = fileKind(root, report) ?? {};
     if (!kind || !map) return;
@@ -149,7 +149,7 @@ class Loader {
     else readItemsFile(map, kind, ctx);
   }
 
-  private async loadManifest(map: SMap, reach: Reach, report: FileReport): Promise<void> {
+  private async loadManifest(map: SMap, reach: Reach, report: FileDiagnostics): Promise<void> {
     const plan = await readManifest(map, reach.abs, report, reach.boundary);
     const manifest: Manifest = {
       name: plan.name ?? "",
@@ -216,7 +216,7 @@ class Loader {
 }
 
 /** The kind of a parsed file, or undefined (reported) when it has none we know. */
-export function fileKind(root: SNode | null, report: FileReport): { kind: Kind; map: SMap } | undefined {
+export function fileKind(root: SNode | null, report: FileDiagnostics): { kind: Kind; map: SMap } | undefined {
   if (root === null) {
     report.error(null, `empty file (a specification file starts with 'kind': ${KIND_LIST})`);
     return undefined;

@@ -1,4 +1,4 @@
-// The two lexical skips both TOML passes need (toml-depth.ts before parsing, toml-positions.ts
+// The two lexical skips both TOML passes need (depth.ts before parsing, positions.ts
 // after it): one definition, so that the passes cannot disagree on where a string or a blank ends.
 
 /**
