@@ -5,7 +5,18 @@
 // why the cache was not used.
 import { spawnSync } from "node:child_process";
 import { createHash, createHmac } from "node:crypto";
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { SPEKY_BIN, tempDir } from "./support/process.js";
@@ -140,7 +151,11 @@ describe("the scan cache is untrusted (issue 12, defect 5)", () => {
     const entries = (JSON.parse(trailer) as { entries: number }).entries;
     const spoilt: [string, string, RegExp][] = [
       ['"project":"p"', '"project":5', /tag\.project is invalid/],
-      ['{"line":2,"column":5,"tag_line":1,"tag_column":3,"project":"p","id":"PY1"', 'null,{"line":2,"column":5,"tag_line":1,"tag_column":3,"project":"p","id":"PY1"', /tag is not an object/],
+      [
+        '{"line":2,"column":5,"tag_line":1,"tag_column":3,"project":"p","id":"PY1"',
+        'null,{"line":2,"column":5,"tag_line":1,"tag_column":3,"project":"p","id":"PY1"',
+        /tag is not an object/,
+      ],
       ['"language":"python"', '"language":7', /result\.language is invalid/],
       // Eight more bytes than the rows' stamps take.
       ['"stamps":"', '"stamps":"AAAAAAAAAAA=', /stamps are invalid/],

@@ -18,7 +18,8 @@ function tree(files: Record<string, string>): string {
 }
 
 const MANIFEST = "kind: project\nname: shop\nroot_directory: ..\nfiles: [specs/*.yaml]\n";
-const BROKEN = "kind: requirements\ncategory: f\nrequirements:\n  - id: REQ-2\n    short: Two: bad\n    long: x\n  - id: \"REQ-3\"\n    short: Three\n    long: x\n";
+const BROKEN =
+  'kind: requirements\ncategory: f\nrequirements:\n  - id: REQ-2\n    short: Two: bad\n    long: x\n  - id: "REQ-3"\n    short: Three\n    long: x\n';
 
 const sessions: Session[] = [];
 afterEach(async () => {
@@ -35,7 +36,8 @@ describe("errors in order of cause", () => {
         "kind: requirements\ncategory: f\nrequirements:\n  - id: REQ-1\n    short: One\n    long: x\n    ref: [REQ-2, REQ-3]\n" +
         "  - id: REQ-4\n    short: Four\n    long: x\n    ref: [REQ-9]\n",
       "specs/b-more.yaml": BROKEN,
-      "specs/c-tests.yaml": "kind: tests\ncategory: f\ntests:\n  - id: T-1\n    short: t\n    long: t\n    ref: [REQ-2]\n    steps: [{action: a}]\n",
+      "specs/c-tests.yaml":
+        "kind: tests\ncategory: f\ntests:\n  - id: T-1\n    short: t\n    long: t\n    ref: [REQ-2]\n    steps: [{action: a}]\n",
     });
     const run = runSpeky(["check", "specs/manifest.yaml"], dir);
     expect(run.stdout).toBe(

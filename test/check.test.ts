@@ -68,7 +68,13 @@ describe("speky check", () => {
     expect(report).toEqual({
       version: 1,
       findings: [
-        { file: "src/bad.py", line: 5, column: 3, severity: "error", message: "tag speky:orb#ORB-03 names an unknown ID 'ORB-03'; did you mean ORB-003?" },
+        {
+          file: "src/bad.py",
+          line: 5,
+          column: 3,
+          severity: "error",
+          message: "tag speky:orb#ORB-03 names an unknown ID 'ORB-03'; did you mean ORB-003?",
+        },
         { file: "src/bad.py", line: 7, column: 14, severity: "warning", message: "tag in a string literal is not a tag" },
       ],
       summary: { errors: 1, warnings: 1, files: 4 },
@@ -113,11 +119,14 @@ describe("the pre-commit hook", () => {
     const [command, ...entryArgs] = String(hook.entry).split(" ");
     const run = (files: string[]) => {
       try {
-        return { status: 0, stdout: execFileSync(command, [...entryArgs, ...hook.args, ...files], {
-          cwd: dir,
-          encoding: "utf8",
-          env: { ...process.env, PATH: `${binDir}:${process.env.PATH}` },
-        }) };
+        return {
+          status: 0,
+          stdout: execFileSync(command, [...entryArgs, ...hook.args, ...files], {
+            cwd: dir,
+            encoding: "utf8",
+            env: { ...process.env, PATH: `${binDir}:${process.env.PATH}` },
+          }),
+        };
       } catch (error) {
         const e = error as { status: number; stdout: string };
         return { status: e.status, stdout: e.stdout };

@@ -29,7 +29,11 @@ describe("--help everywhere", () => {
     }
     for (const command of COMMANDS) {
       // --help wins wherever it stands, even without the positionals the command needs.
-      const runs = [[command.name, "--help"], [command.name, "some.yaml", "-h"], ["help", command.name]].map((argv) => runSpeky(argv));
+      const runs = [
+        [command.name, "--help"],
+        [command.name, "some.yaml", "-h"],
+        ["help", command.name],
+      ].map((argv) => runSpeky(argv));
       for (const run of runs) {
         expect(run.status).toBe(0);
         expect(run.stderr).toBe("");
@@ -121,7 +125,10 @@ describe("messages quote input bounded and escaped", () => {
   it("bounds the spec loader's messages that quote file content", () => {
     const dir = tempDir();
     const key = "k".repeat(300_000);
-    writeFileSync(path.join(dir, "r.yaml"), `kind: requirements\ncategory: c\nrequirements:\n  - id: R-1\n    short: s\n    long: l\n    ${key}: v\n`);
+    writeFileSync(
+      path.join(dir, "r.yaml"),
+      `kind: requirements\ncategory: c\nrequirements:\n  - id: R-1\n    short: s\n    long: l\n    ${key}: v\n`,
+    );
     writeFileSync(path.join(dir, "t.yaml"), `kind: ${"z".repeat(5000)}\n`);
     const run = runSpeky(["check", "r.yaml", "t.yaml"], dir);
     const bounded = (c: string, n: string) => `'${c.repeat(100)}…' (${n} characters)`;

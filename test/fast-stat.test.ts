@@ -3,14 +3,14 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { statStamp, statStampWay, type Kind } from "../src/fs/fast-stat.js";
+import { type Kind, statStamp, statStampWay } from "../src/fs/fast-stat.js";
 import { tempDir } from "./support/process.js";
 
 const dir = tempDir("speky-fast-stat-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function expected(p: string): [Kind, number[]] {
-  let st;
+  let st: ReturnType<typeof statSync>;
   try {
     st = statSync(p, { throwIfNoEntry: false });
   } catch {

@@ -11,8 +11,8 @@ import { stringify as yamlStringify } from "yaml";
 import { compareDiagnostics, type Diagnostic } from "../src/diagnostics.js";
 import { loadSpecs } from "../src/loader/load.js";
 import type { LoadResult } from "../src/loader/types.js";
+import { type Mutation, mutate } from "./support/mutate.js";
 import { REPO, tempDir } from "./support/process.js";
-import { mutate, type Mutation } from "./support/mutate.js";
 
 const VALID = path.join(REPO, "fixtures/specs/valid");
 /** Fixed seed unless told otherwise (FUZZ_SEED=random or a number): failures replay. */
@@ -37,11 +37,56 @@ const FILES = specFiles(VALID);
 
 /** Tokens that steer a parser into its rarer paths. */
 const TOKENS = [
-  "&a ", "*a", "<<: *a\n", "!!binary ", "!!python/object ", "!unknown ", "---\n", "...\n", "? ", "- ", ": ",
-  "{", "}", "[", "]", "[[", "]]", '"', "'", '"""', "'''", "|\n", ">-\n", "#", "\t", "\0", "\r", "\r\n", "\n",
-  "\ufeff", "\u2028", "\\", "\\u00", "=", ",", ",,", '""', "kind: project\n", "kind = \"tests\"\n",
-  "id: REQ-001\n", "ref: [NOPE]\n", "- id: X\n  long: y\n", "1979-05-27T07:32:00Z", "0x", "1e999", "nan", "~",
-  "é", "😀", "\udc00",
+  "&a ",
+  "*a",
+  "<<: *a\n",
+  "!!binary ",
+  "!!python/object ",
+  "!unknown ",
+  "---\n",
+  "...\n",
+  "? ",
+  "- ",
+  ": ",
+  "{",
+  "}",
+  "[",
+  "]",
+  "[[",
+  "]]",
+  '"',
+  "'",
+  '"""',
+  "'''",
+  "|\n",
+  ">-\n",
+  "#",
+  "\t",
+  "\0",
+  "\r",
+  "\r\n",
+  "\n",
+  "\ufeff",
+  "\u2028",
+  "\\",
+  "\\u00",
+  "=",
+  ",",
+  ",,",
+  '""',
+  "kind: project\n",
+  'kind = "tests"\n',
+  "id: REQ-001\n",
+  "ref: [NOPE]\n",
+  "- id: X\n  long: y\n",
+  "1979-05-27T07:32:00Z",
+  "0x",
+  "1e999",
+  "nan",
+  "~",
+  "é",
+  "😀",
+  "\udc00",
 ];
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
@@ -159,7 +204,28 @@ describe("loader fuzzing", () => {
     const value = fc.oneof(
       { maxDepth: 3 },
       fc.anything({ maxDepth: 2, maxKeys: 4, withNullPrototype: false }),
-      fc.array(fc.dictionary(fc.constantFrom("id", "long", "short", "ref", "tags", "steps", "action", "about", "date", "from", "text", "external", "properties", "prereq"), fc.anything({ maxDepth: 2 })), { maxLength: 3 }),
+      fc.array(
+        fc.dictionary(
+          fc.constantFrom(
+            "id",
+            "long",
+            "short",
+            "ref",
+            "tags",
+            "steps",
+            "action",
+            "about",
+            "date",
+            "from",
+            "text",
+            "external",
+            "properties",
+            "prereq",
+          ),
+          fc.anything({ maxDepth: 2 }),
+        ),
+        { maxLength: 3 },
+      ),
     );
     const document = fc.record(
       {

@@ -19,10 +19,10 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../src/scan/engine.js";
-import { scanFileBuffer, type FileResult } from "../src/scan/file.js";
+import { type FileResult, scanFileBuffer } from "../src/scan/file.js";
 import { scanPaths } from "../src/scan/scan.js";
+import { type Mutation, mutate } from "./support/mutate.js";
 import { REPO, tempDir } from "./support/process.js";
-import { mutate, type Mutation } from "./support/mutate.js";
 
 const SCAN_FIXTURES = path.join(REPO, "fixtures/scan");
 const SEED = process.env.FUZZ_SEED === "random" ? Date.now() : Number(process.env.FUZZ_SEED ?? 20260405);
@@ -93,7 +93,10 @@ const PLANTS = [
 const edit: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant("text" as const), at: fc.nat(), text: fc.constantFrom(...PLANTS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("flip" as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 4 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 4 }) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), at: fc.nat(), length: fc.integer({ min: 1, max: 60 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("swapLines" as const), a: fc.nat(), b: fc.nat() }) },
@@ -259,9 +262,11 @@ describe("scanner fuzzing", () => {
     const names = [...LANGUAGES.map((l) => sources(path.join(SCAN_FIXTURES, l))[0]), "/x/script", "/x/README"];
     const content = fc.oneof(
       fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)),
-      fc.array(fc.constantFrom(...PLANTS, "#!/usr/bin/env python3\n", "#!/bin/sh\n", "x", " ", "def f():\n", "fn f() {}\n"), { maxLength: 40 }).map((p) =>
-        Buffer.from(p.join("")),
-      ),
+      fc
+        .array(fc.constantFrom(...PLANTS, "#!/usr/bin/env python3\n", "#!/bin/sh\n", "x", " ", "def f():\n", "fn f() {}\n"), {
+          maxLength: 40,
+        })
+        .map((p) => Buffer.from(p.join(""))),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...names), content, async (file, bytes) => {
@@ -297,7 +302,8 @@ describe("scanner fuzzing", () => {
               // Each fx tag is a reference or stands behind a warning of its file (tags of an
               // unscannable file share one file-level warning).
               expect(references.length, rel).toBeLessThanOrEqual(count);
-              if (references.length < count) expect(warnings.length, `${rel}: ${count - references.length} tags not referenced`).toBeGreaterThan(0);
+              if (references.length < count)
+                expect(warnings.length, `${rel}: ${count - references.length} tags not referenced`).toBeGreaterThan(0);
               for (const r of references) expect(r.project).toBe("fx");
             }
             // Paths stay relative to the scanned root.

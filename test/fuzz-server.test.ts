@@ -3,8 +3,9 @@
 // (non-JSON: -32700 with id null; JSON that is no JSON-RPC message: -32600; an unknown
 // method: -32601; any request: a result or an error under its own id), and the next valid
 // call still answers. One server serves the whole suite: a crash anywhere fails every test.
-import fc from "fast-check";
+
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RawServer, TOOL_NAMES } from "./support/mcp.js";
 
@@ -112,13 +113,13 @@ function expectProperError(answer: Json): void {
 /** A JSON value any depth, big strings included now and then. */
 const jsonValue = fc.oneof(
   { weight: 8, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
-  { weight: 1, arbitrary: fc.constantFrom("A".repeat(1 << 20), "é".repeat(50_000), "\u0000\ud800", -0, 1e308, "../../etc/passwd", "/etc/passwd") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("A".repeat(1 << 20), "é".repeat(50_000), "\u0000\ud800", -0, 1e308, "../../etc/passwd", "/etc/passwd"),
+  },
 );
 
-const argumentsValue = fc.oneof(
-  fc.dictionary(fc.constantFrom(...ARGUMENT_NAMES), jsonValue, { maxKeys: 3 }),
-  jsonValue,
-);
+const argumentsValue = fc.oneof(fc.dictionary(fc.constantFrom(...ARGUMENT_NAMES), jsonValue, { maxKeys: 3 }), jsonValue);
 
 describe("server fuzzing", () => {
   it("answers lines that are not JSON with -32700 and id null, one each", async () => {
@@ -168,19 +169,31 @@ describe("server fuzzing", () => {
   it("answers every request once, under its id, whatever its method and params", async () => {
     const request = fc.record({
       method: fc.oneof(fc.constantFrom(...METHODS), fc.string({ maxLength: 30 })),
-      params: fc.option(fc.dictionary(fc.constantFrom("name", "arguments", "uri", "ref", "argument", "cursor", "_meta", "level"), jsonValue, { maxKeys: 3 }), { nil: undefined }),
+      params: fc.option(
+        fc.dictionary(fc.constantFrom("name", "arguments", "uri", "ref", "argument", "cursor", "_meta", "level"), jsonValue, {
+          maxKeys: 3,
+        }),
+        { nil: undefined },
+      ),
     });
     await fc.assert(
       fc.asyncProperty(fc.array(request, { minLength: 1, maxLength: 6 }), async (requests) => {
         const ids = requests.map(() => nextId++);
-        requests.forEach((r, k) => server.send(JSON.stringify({ jsonrpc: "2.0", id: ids[k], method: r.method, ...(r.params ? { params: r.params } : {}) })));
+        for (const [k, r] of requests.entries()) {
+          server.send(JSON.stringify({ jsonrpc: "2.0", id: ids[k], method: r.method, ...(r.params ? { params: r.params } : {}) }));
+        }
         const got = await answers(requests.length);
         // Requests are handled concurrently: answers come in any order, each id once.
         expect(got.map((a) => a.id).sort()).toEqual([...ids].sort());
         for (const answer of got) {
           expect(answer.jsonrpc).toBe("2.0");
           const k = ids.indexOf(answer.id);
-          const sent = { jsonrpc: "2.0", id: ids[k], method: requests[k].method, ...(requests[k].params ? { params: requests[k].params } : {}) };
+          const sent = {
+            jsonrpc: "2.0",
+            id: ids[k],
+            method: requests[k].method,
+            ...(requests[k].params ? { params: requests[k].params } : {}),
+          };
           const label = JSON.stringify(sent).slice(0, 300);
           if (!JSONRPCMessageSchema.safeParse(sent).success) expect(answer.error?.code, label).toBe(-32600);
           else if (!HANDLED.includes(sent.method)) expect(answer.error?.code, label).toBe(-32601);
@@ -201,7 +214,7 @@ describe("server fuzzing", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 4 }), async (calls) => {
         const ids = calls.map(() => nextId++);
-        calls.forEach((params, k) => server.request(ids[k], "tools/call", params));
+        for (const [k, params] of calls.entries()) server.request(ids[k], "tools/call", params);
         const got = await answers(calls.length);
         expect(got.map((a) => a.id).sort()).toEqual([...ids].sort());
         for (const answer of got) {
@@ -226,7 +239,10 @@ describe("server fuzzing", () => {
       [big, (a) => expect(a).toMatchObject({ id: null, error: { code: -32700 } })],
       ["[1,2]", (a) => expect(a).toMatchObject({ id: null, error: { code: -32600 } })],
       ["null", (a) => expect(a).toMatchObject({ id: null, error: { code: -32600 } })],
-      [JSON.stringify({ jsonrpc: "2.0", id: 1, method: "no/such/method" }), (a) => expect(a).toMatchObject({ id: 1, error: { code: -32601 } })],
+      [
+        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "no/such/method" }),
+        (a) => expect(a).toMatchObject({ id: 1, error: { code: -32601 } }),
+      ],
       [
         JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_requirement", arguments: { id: 42 } } }),
         (a) => expect(a).toMatchObject({ id: 2, result: { isError: true } }),
@@ -238,7 +254,11 @@ describe("server fuzzing", () => {
       [
         JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "get_requirement", arguments: { id: big } } }),
         // The error quotes the argument bounded (src/quote.ts), not whole.
-        (a) => expect(a).toMatchObject({ id: 4, result: { isError: true, structuredContent: { error: `Requirement '${"X".repeat(100)}…' (1,048,576 characters) not found` } } }),
+        (a) =>
+          expect(a).toMatchObject({
+            id: 4,
+            result: { isError: true, structuredContent: { error: `Requirement '${"X".repeat(100)}…' (1,048,576 characters) not found` } },
+          }),
       ],
       [
         JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "no_such_tool", arguments: {} } }),

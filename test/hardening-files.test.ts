@@ -5,12 +5,12 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { MAX_FILE_BYTES } from "../src/loader/files.js";
+import { loadSpecs } from "../src/loader/load.js";
 import { MESSAGES } from "../src/scan/engine.js";
 import { MAX_PARSE_BYTES, tooLargeMessage } from "../src/scan/file.js";
 import { scan } from "../src/scan/scan.js";
 import type { CodeReference, ScanResult } from "../src/scan/types.js";
-import { MAX_FILE_BYTES } from "../src/loader/files.js";
-import { loadSpecs } from "../src/loader/load.js";
 import { REPO, SPEKY_BIN, tempDir } from "./support/process.js";
 
 // The walk, wrapped: a test may act between the walk and the reads (a file deleted mid-scan).
@@ -41,7 +41,14 @@ function write(root: string, rel: string, content: string | Buffer): string {
 const target = (root: string) => ({ project: "fx", root, patterns: ["src/**/*.py", "src/**/*.js"] });
 const refsOf = (result: ScanResult, file: string) => result.references.filter((r) => r.file === file);
 const warningsOf = (result: ScanResult, file: string) => result.diagnostics.filter((d) => d.file === file);
-const brief = (r: CodeReference) => ({ id: r.id, line: r.line, column: r.column, tag_line: r.tag_line, tag_column: r.tag_column, symbol: r.symbol });
+const brief = (r: CodeReference) => ({
+  id: r.id,
+  line: r.line,
+  column: r.column,
+  tag_line: r.tag_line,
+  tag_column: r.tag_column,
+  symbol: r.symbol,
+});
 
 describe("source files that fight back", () => {
   const root = path.join(scratch, "sources");
@@ -62,7 +69,7 @@ describe("source files that fight back", () => {
       write(root, "src/min.js", `/* ${T}fx#MIN */${chunk.repeat(Math.ceil(10e6 / chunk.length))}function g(){/* ${T}fx#MIN-END */}`),
     ).size;
     // 100,000 tags: a run of tagged comments above one function.
-    write(root, "src/many.py", Array.from({ length: 100_000 }, (_, i) => `# ${T}fx#T${i}`).join("\n") + "\ndef many():\n    pass\n");
+    write(root, "src/many.py", `${Array.from({ length: 100_000 }, (_, i) => `# ${T}fx#T${i}`).join("\n")}\ndef many():\n    pass\n`);
     // A tag inside 10,000 levels of brackets.
     write(root, "src/deep.js", `const x = ${"[".repeat(10_000)}/* ${T}fx#DEEP */${"]".repeat(10_000)};\n`);
     // Not regular files, links that lead nowhere or in circles, a directory named like a source.
@@ -80,7 +87,9 @@ describe("source files that fight back", () => {
   });
 
   it("scans the good files around the bad ones", () => {
-    expect(refsOf(result, "src/a_good.py").map(brief)).toEqual([{ id: "GOOD", line: 2, column: 5, tag_line: 1, tag_column: 3, symbol: "good" }]);
+    expect(refsOf(result, "src/a_good.py").map(brief)).toEqual([
+      { id: "GOOD", line: 2, column: 5, tag_line: 1, tag_column: 3, symbol: "good" },
+    ]);
     expect(refsOf(result, "src/z_last.py").map((r) => r.id)).toEqual(["LAST"]);
     expect(refsOf(result, "src/dir.py/inner.py").map((r) => r.id)).toEqual(["INNER"]);
     // The whole tree, 12 MB of it, in bounded time (generous: a guard, not a benchmark).
@@ -89,18 +98,24 @@ describe("source files that fight back", () => {
 
   it("reports a binary file's tag with a warning, not a reference", () => {
     expect(refsOf(result, "src/binary.py")).toEqual([]);
-    expect(warningsOf(result, "src/binary.py")).toEqual([{ file: "src/binary.py", line: 0, column: 0, severity: "warning", message: MESSAGES.notText }]);
+    expect(warningsOf(result, "src/binary.py")).toEqual([
+      { file: "src/binary.py", line: 0, column: 0, severity: "warning", message: MESSAGES.notText },
+    ]);
   });
 
   // speky:speky-ts#TNAV-LATIN1
   it("finds the tags of a file with bytes that are not UTF-8 (a Latin-1 comment), as speky does", () => {
     // The invalid byte is one replacement character: the tag is at column 8.
-    expect(refsOf(result, "src/latin1.py").map(brief)).toEqual([{ id: "LATIN", line: 2, column: 5, tag_line: 1, tag_column: 8, symbol: "f" }]);
+    expect(refsOf(result, "src/latin1.py").map(brief)).toEqual([
+      { id: "LATIN", line: 2, column: 5, tag_line: 1, tag_column: 8, symbol: "f" },
+    ]);
     expect(warningsOf(result, "src/latin1.py")).toEqual([]);
   });
 
   it("reads a UTF-8 BOM file with columns as an editor shows them", () => {
-    expect(refsOf(result, "src/bom.py").map(brief)).toEqual([{ id: "BOM", line: 2, column: 5, tag_line: 1, tag_column: 3, symbol: "with_bom" }]);
+    expect(refsOf(result, "src/bom.py").map(brief)).toEqual([
+      { id: "BOM", line: 2, column: 5, tag_line: 1, tag_column: 3, symbol: "with_bom" },
+    ]);
   });
 
   it("counts lines right with CRLF and with lone CR line ends", () => {
@@ -134,7 +149,9 @@ describe("source files that fight back", () => {
   });
 
   it("finds a tag nested 10,000 levels deep", () => {
-    expect(refsOf(result, "src/deep.js").map(brief)).toEqual([{ id: "DEEP", line: 1, column: 10_014, tag_line: 1, tag_column: 10_014, symbol: null }]);
+    expect(refsOf(result, "src/deep.js").map(brief)).toEqual([
+      { id: "DEEP", line: 1, column: 10_014, tag_line: 1, tag_column: 10_014, symbol: null },
+    ]);
   });
 
   it("skips a FIFO named like a source without blocking on it", () => {
@@ -202,7 +219,9 @@ describe("source files that fight back", () => {
       output = await (await import("../src/scan/scan.js")).scanPaths("fx", ["src"], dir);
     }
     expect(output.references.map((r) => r.id)).toEqual(["A", "Z"]);
-    expect(output.diagnostics).toEqual([{ file: "src/secret.py", line: 0, column: 0, severity: "warning", message: "cannot read file: EACCES" }]);
+    expect(output.diagnostics).toEqual([
+      { file: "src/secret.py", line: 0, column: 0, severity: "warning", message: "cannot read file: EACCES" },
+    ]);
   });
 });
 
@@ -234,7 +253,13 @@ describe("specification files that fight back", () => {
     expect(performance.now() - started).toBeLessThan(5000);
     expect(result.specs).toBeNull();
     expect(result.diagnostics).toEqual([
-      { file: "huge.yaml", line: 0, column: 0, severity: "error", message: expect.stringMatching(/^file is too large \(50\.\d MB; the limit is 20 MB\)$/) },
+      {
+        file: "huge.yaml",
+        line: 0,
+        column: 0,
+        severity: "error",
+        message: expect.stringMatching(/^file is too large \(50\.\d MB; the limit is 20 MB\)$/),
+      },
     ]);
     expect(MAX_FILE_BYTES).toBe(20 * 1024 * 1024);
   });
@@ -245,7 +270,10 @@ describe("specification files that fight back", () => {
     for (const file of ["deep.yaml", "deep.toml"]) {
       const result = await loadSpecs([file], { cwd: root });
       expect(result.specs, file).toBeNull();
-      expect(result.diagnostics.filter((d) => d.severity === "error"), file).toHaveLength(1);
+      expect(
+        result.diagnostics.filter((d) => d.severity === "error"),
+        file,
+      ).toHaveLength(1);
       expect(result.diagnostics[0]).toMatchObject({ file, line: 3, severity: "error" });
     }
   });
@@ -262,7 +290,10 @@ describe("specification files that fight back", () => {
       write(root, `ends/${name}`, text);
       const result = await loadSpecs([`ends/${name}`], { cwd: root });
       expect(result.diagnostics, name).toEqual([]);
-      expect(result.specs!.requirements.map((r) => [r.id, r.long, r.loc.line, r.loc.column]), name).toEqual([
+      expect(
+        result.specs!.requirements.map((r) => [r.id, r.long, r.loc.line, r.loc.column]),
+        name,
+      ).toEqual([
         ["R1", "x", 4, 5],
         ["R2", "x", 6, 5],
       ]);
@@ -279,13 +310,20 @@ describe("specification files that fight back", () => {
       write(root, `aliases/${name}`, text);
       const result = await loadSpecs([`aliases/${name}`], { cwd: root });
       expect(result.specs, name).toBeNull();
-      expect(result.diagnostics.map((d) => [d.file, d.severity]), name).toEqual([[`aliases/${name}`, "error"]]);
+      expect(
+        result.diagnostics.map((d) => [d.file, d.severity]),
+        name,
+      ).toEqual([[`aliases/${name}`, "error"]]);
       expect(result.diagnostics[0].message, name).toMatch(/^YAML: /);
     }
   });
 
   it("keeps every message on one line, whatever text of the file it quotes", async () => {
-    write(root, "oneline/reqs.yaml", 'kind: requirements\ncategory: x\nrequirements:\n  - id: "A\\nB\\u2028C\\rD"\n    long: x\n    ref: ["X\\nY"]\n');
+    write(
+      root,
+      "oneline/reqs.yaml",
+      'kind: requirements\ncategory: x\nrequirements:\n  - id: "A\\nB\\u2028C\\rD"\n    long: x\n    ref: ["X\\nY"]\n',
+    );
     write(root, "oneline/c.csv", '"da\nte",from,text\n1,2,3\n');
     const result = await loadSpecs(["oneline/reqs.yaml"], { cwd: root, csvs: ["oneline/c.csv"] });
     expect(result.diagnostics.length).toBeGreaterThanOrEqual(2);

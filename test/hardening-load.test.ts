@@ -121,7 +121,7 @@ describe("load on one server", () => {
     for (let wave = 0; wave < WAVES; wave++) {
       const batch = Array.from({ length: CONCURRENT }, (_, k) => callFor(wave * CONCURRENT + k));
       const answers = await Promise.all(batch.map((params) => call(params)));
-      answers.forEach((answer, k) => expectAnswered(answer, batch[k]));
+      for (const [k, answer] of answers.entries()) expectAnswered(answer, batch[k]);
     }
     rss.concurrent = rssMb(pid);
     // For the record (docs/reliability.md quotes a run): RSS of the server process, in MB.

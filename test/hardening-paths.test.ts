@@ -5,8 +5,8 @@ import { execFileSync } from "node:child_process";
 import { closeSync, constants, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadModel } from "../src/model/load-model.js";
 import { loadSpecs } from "../src/loader/load.js";
+import { loadModel } from "../src/model/load-model.js";
 import { call, connect, MCP_FIXTURE, type Session } from "./support/mcp.js";
 import { REPO, runSpeky, tempDir } from "./support/process.js";
 
@@ -47,13 +47,13 @@ function expectNoAbsolutePath(value: unknown, label: string): void {
 //   proj/sub/sub.yaml         a sub-project rooted one level up (root_directory: ..)
 const manifest = write(
   "proj/speky.yaml",
-  [
+  `${[
     "kind: project",
     "name: out",
     "files: [../shared/*.yaml, specs/*.yaml, sub/sub.yaml]",
     "code_sources: [../lib/**/*.py, src/*.py]",
     "coverage_categories: [c]",
-  ].join("\n") + "\n",
+  ].join("\n")}\n`,
 );
 write("shared/reqs.yaml", "kind: requirements\ncategory: c\nrequirements:\n  - id: SHARED\n    long: x\n");
 write("proj/specs/reqs.yaml", "kind: requirements\ncategory: c\nrequirements:\n  - id: OWN\n    long: x\n    ref: [SHARED]\n");

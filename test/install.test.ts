@@ -3,12 +3,12 @@
 // running this repository's hook at a commit. They install the committed HEAD (a clone of this
 // repository), not the working tree. Slow by nature (real npm installs): each step is bounded,
 // and the three paths run concurrently.
-import { spawn, type SpawnOptions } from "node:child_process";
+import { type SpawnOptions, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO, tempDir as makeTempDir } from "./support/process.js";
+import { tempDir as makeTempDir, REPO } from "./support/process.js";
 
 const STEP_MS = 8 * 60_000;
 const TEST_MS = 12 * 60_000;
@@ -171,7 +171,9 @@ describe.concurrent("installing speky-ts", () => {
  */
 async function preCommit(how: "pip" | "debian", dir: string): Promise<{ bin: string } | { skip: string }> {
   if (how === "debian") {
-    return existsSync("/usr/bin/pre-commit") ? { bin: "/usr/bin/pre-commit" } : { skip: "no Debian pre-commit (apt-get install pre-commit)" };
+    return existsSync("/usr/bin/pre-commit")
+      ? { bin: "/usr/bin/pre-commit" }
+      : { skip: "no Debian pre-commit (apt-get install pre-commit)" };
   }
   const venv = path.join(dir, "venv");
   const made = await run("python3", ["-m", "venv", venv], dir, { timeout: 120_000 });

@@ -2,9 +2,9 @@
 // is not ASCII, and a specification that does not load until the user fixes and saves it.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Hover } from "vscode-languageserver-protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { startLsp, type LspSession } from "./support/lsp.js";
+import type { Hover } from "vscode-languageserver-protocol";
+import { type LspSession, startLsp } from "./support/lsp.js";
 import { copyFixture } from "./support/process.js";
 
 const sessions: LspSession[] = [];
@@ -33,11 +33,18 @@ describe("speky lsp and an editor's edits", () => {
     expect(found.map((d) => [d.range.start.character, d.range.end.character, d.message])).toEqual([
       [8, 28, "tag speky:shop#REQ-CARTT names an unknown ID 'REQ-CARTT'; did you mean REQ-CART?"],
     ]);
-    const hover = await s.connection.sendRequest<Hover>("textDocument/hover", { textDocument: { uri: s.uri("src/emoji.ts") }, position: { line: 0, character: 10 } });
+    const hover = await s.connection.sendRequest<Hover>("textDocument/hover", {
+      textDocument: { uri: s.uri("src/emoji.ts") },
+      position: { line: 0, character: 10 },
+    });
     expect(hover.range).toEqual({ start: { line: 0, character: 8 }, end: { line: 0, character: 28 } });
     // Delete it again; then add a line above: the tag moves down, the tree is reparsed from the edit.
     s.edit("src/emoji.ts", { start: { line: 0, character: 27 }, end: { line: 0, character: 28 } }, "");
-    const v4 = s.edit("src/emoji.ts", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, "/* a block\n   comment */ // speky:shop#REQ-NOPE\n");
+    const v4 = s.edit(
+      "src/emoji.ts",
+      { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      "/* a block\n   comment */ // speky:shop#REQ-NOPE\n",
+    );
     const moved = await s.diagnostics("src/emoji.ts", v4, (d) => d.length > 0);
     expect(moved.map((d) => [d.range.start.line, d.range.start.character, d.severity])).toEqual([[1, 17, 1]]);
   });
@@ -64,7 +71,10 @@ describe("speky lsp and an editor's edits", () => {
     const ready = await s.status((st) => st.state === "ready");
     expect(ready.requirements).toBe(5);
     s.open("src/cart.ts", undefined, "typescript");
-    const hover = await s.connection.sendRequest<Hover>("textDocument/hover", { textDocument: { uri: s.uri("src/cart.ts") }, position: { line: 2, character: 12 } });
+    const hover = await s.connection.sendRequest<Hover>("textDocument/hover", {
+      textDocument: { uri: s.uri("src/cart.ts") },
+      position: { line: 2, character: 12 },
+    });
     expect(hoverText(hover)).toContain("**REQ-CART** — Add items to the cart");
   });
 });

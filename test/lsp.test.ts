@@ -3,9 +3,9 @@
 // fixtures/lsp. Waits are on the server's notifications (diagnostics, $/speky/status).
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { CodeLens, CompletionList, Hover, Location, SymbolInformation } from "vscode-languageserver-protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLsp, type LspSession } from "./support/lsp.js";
+import type { CodeLens, CompletionList, Hover, Location, SymbolInformation } from "vscode-languageserver-protocol";
+import { type LspSession, startLsp } from "./support/lsp.js";
 import { copyFixture, runSpeky } from "./support/process.js";
 
 const ERROR = 1;
@@ -109,7 +109,9 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
   it("shows spec text as text: a hostile spec's image, HTML and link are escaped, never markup", async () => {
     s.open("src/alt.ts", "// speky:alt#ALT-1\nexport const alt = 1;\n", "typescript");
     const hover = hoverText(await request<Hover>(s, "textDocument/hover", "src/alt.ts", 0, 14));
-    expect(hover).toContain("\\!\\[pixel\\]\\(https://example.invalid/p.png\\) \\<img src=x onerror=alert\\(1\\)\\> \\[link\\]\\(command:x\\)");
+    expect(hover).toContain(
+      "\\!\\[pixel\\]\\(https://example.invalid/p.png\\) \\<img src=x onerror=alert\\(1\\)\\> \\[link\\]\\(command:x\\)",
+    );
     expect(hover).not.toMatch(/(^|[^\\])(!\[|<img|\[link\])/);
   });
 
@@ -128,7 +130,8 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
     const clean = "// speky:shop#REQ-CART\nexport function total(): number {\n  return 0;\n}\n";
     const v1 = s.open("src/total.ts", clean, "typescript");
     expect(await s.diagnostics("src/total.ts", v1)).toEqual([]);
-    const broken = "// speky:shop#REQ-CARTT\nexport function total(): number {\n  // speky:shop\n  return 'speky:shop#REQ-PAY'.length;\n}\n";
+    const broken =
+      "// speky:shop#REQ-CARTT\nexport function total(): number {\n  // speky:shop\n  return 'speky:shop#REQ-PAY'.length;\n}\n";
     const v2 = s.change("src/total.ts", broken);
     const found = await s.diagnostics("src/total.ts", v2, (d) => d.length > 0);
     expect(found.map((d) => [d.severity, d.range.start.line, d.range.start.character, d.range.end.character, d.message])).toEqual([
@@ -142,7 +145,10 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
   });
 
   it("counts the tags of unsaved buffers in hover, in place of what the scan found in them", async () => {
-    const v = s.change("src/total.ts", "// speky:shop#REQ-CART\nexport function total(): number {\n  return 0;\n}\n// speky:shop#REQ-CART\n");
+    const v = s.change(
+      "src/total.ts",
+      "// speky:shop#REQ-CART\nexport function total(): number {\n  return 0;\n}\n// speky:shop#REQ-CART\n",
+    );
     await s.diagnostics("src/total.ts", v);
     const hover = hoverText(await request<Hover>(s, "textDocument/hover", "src/cart.ts", 2, 12));
     expect(hover).toContain("Code references: 3");
@@ -164,7 +170,10 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
       ["REQ-PAY", "Pay for the cart"],
       ["REQ-SHIP", "Ship the order"],
     ]);
-    expect(ids.items[0].textEdit).toEqual({ range: { start: { line: 1, character: 14 }, end: { line: 1, character: 18 } }, newText: "REQ-CART" });
+    expect(ids.items[0].textEdit).toEqual({
+      range: { start: { line: 1, character: 14 }, end: { line: 1, character: 18 } },
+      newText: "REQ-CART",
+    });
     const inString = await request<CompletionList | null>(s, "textDocument/completion", "src/complete.ts", 2, 22);
     expect(inString).toBeNull();
   });
@@ -172,11 +181,22 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
   // speky:speky-ts#TEST-LSP-SPEC-FILES
   it("lists the references of an ID from its spec: code tags, tests, requirements, comments", async () => {
     s.open("specs/requirements.yaml", undefined, "yaml");
-    const cart = await request<Location[]>(s, "textDocument/references", "specs/requirements.yaml", 3, 10, { context: { includeDeclaration: true } });
+    const cart = await request<Location[]>(s, "textDocument/references", "specs/requirements.yaml", 3, 10, {
+      context: { includeDeclaration: true },
+    });
     expect(cart.map((l) => where(s, l)).sort()).toEqual(
-      ["specs/requirements.yaml:3:8-16", "specs/requirements.yaml:10:10-18", "specs/tests.yaml:7:8-16", "src/cart.ts:2:3-22", "src/total.ts:0:3-22", "src/total.ts:4:3-22"].sort(),
+      [
+        "specs/requirements.yaml:3:8-16",
+        "specs/requirements.yaml:10:10-18",
+        "specs/tests.yaml:7:8-16",
+        "src/cart.ts:2:3-22",
+        "src/total.ts:0:3-22",
+        "src/total.ts:4:3-22",
+      ].sort(),
     );
-    const pay = await request<Location[]>(s, "textDocument/references", "specs/requirements.yaml", 7, 10, { context: { includeDeclaration: false } });
+    const pay = await request<Location[]>(s, "textDocument/references", "specs/requirements.yaml", 7, 10, {
+      context: { includeDeclaration: false },
+    });
     expect(pay.map((l) => where(s, l)).sort()).toEqual(
       ["specs/comments.yaml:2:11-18", "specs/extra.toml:7:8-15", "specs/tests.yaml:15:10-17", "src/cart.ts:7:14-32"].sort(),
     );
@@ -191,7 +211,9 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
     s.open("specs/comments.yaml", undefined, "yaml");
     const about = await request<Location>(s, "textDocument/definition", "specs/comments.yaml", 2, 13);
     expect(where(s, about)).toBe("specs/requirements.yaml:7:8-15");
-    expect(hoverText(await request<Hover>(s, "textDocument/hover", "specs/comments.yaml", 2, 13))).toContain("**REQ-PAY** — Pay for the cart");
+    expect(hoverText(await request<Hover>(s, "textDocument/hover", "specs/comments.yaml", 2, 13))).toContain(
+      "**REQ-PAY** — Pay for the cart",
+    );
   });
 
   // speky:speky-ts#TEST-LSP-SPEC-DIAGNOSTICS
@@ -205,7 +227,11 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
     const found = await s.diagnostics("specs/tests.yaml", v, (d) => d.length > 0);
     // The same file on disk, checked by `speky check`, gives the same messages at the same places.
     const expected = checkMessages(s.dir, "specs/tests.yaml", broken);
-    expect(found.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity === ERROR ? "error" : "warning"}: ${d.message}`)).toEqual(expected);
+    expect(
+      found.map(
+        (d) => `${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity === ERROR ? "error" : "warning"}: ${d.message}`,
+      ),
+    ).toEqual(expected);
     expect(expected.length).toBe(4);
     const fixed = s.change("specs/tests.yaml", original);
     expect(await s.diagnostics("specs/tests.yaml", fixed)).toEqual([]);
@@ -245,7 +271,9 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
 
   // speky:speky-ts#TEST-LSP-LENS
   it("shows a code lens above each requirement with its tests and code references", async () => {
-    const lenses = await s.connection.sendRequest<CodeLens[]>("textDocument/codeLens", { textDocument: { uri: s.uri("specs/requirements.yaml") } });
+    const lenses = await s.connection.sendRequest<CodeLens[]>("textDocument/codeLens", {
+      textDocument: { uri: s.uri("specs/requirements.yaml") },
+    });
     expect(lenses.map((l) => [l.range.start.line, l.command?.title])).toEqual([
       [3, "1 test (1 automated) · 3 code references"],
       [7, "1 test (0 automated) · 1 code reference"],
@@ -276,7 +304,7 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
 });
 
 /** `speky check` on a copy of the tree where `file` holds `text`, as "line:col: severity: message". */
-function checkMessages(dir: string, file: string, text: string): string[] {
+function checkMessages(_dir: string, file: string, text: string): string[] {
   const copy = copyFixture("lsp");
   writeFileSync(path.join(copy, file), text);
   const r = runSpeky(["check", "speky.yaml", "--format", "json"], copy);

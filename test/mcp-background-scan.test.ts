@@ -137,7 +137,13 @@ describe("LiveModel in background mode (the API the servers share)", () => {
     const { live } = await LiveModel.open(
       [path.join(dir, "speky.yaml")],
       { cache: false },
-      { background: true, afterWalk: async (total) => (walked.push(total), gate) },
+      {
+        background: true,
+        afterWalk: async (total) => {
+          walked.push(total);
+          return gate;
+        },
+      },
     );
     expect(live).not.toBeNull();
     const before = live!.snapshot();

@@ -1,15 +1,15 @@
 // The `initialize` answer given before the SDK is loaded (src/mcp/early-initialize.ts) is the
 // SDK's own, byte for byte, and a session that starts with it goes on as one the SDK began.
 import { PassThrough } from "node:stream";
-import fc from "fast-check";
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { SpecSet } from "../src/loader/types.js";
 import { earlyInitializeAnswer } from "../src/mcp/early-initialize.js";
 import * as identity from "../src/mcp/identity.js";
 import { createServer } from "../src/mcp/server.js";
 import { LineStdioTransport } from "../src/mcp/transport.js";
 import { buildModel } from "../src/model/model.js";
-import type { SpecSet } from "../src/loader/types.js";
 import { RawServer } from "./support/mcp.js";
 
 const EMPTY: SpecSet = { requirements: [], tests: [], comments: [], manifests: [], files: [], warnings: [] };
@@ -38,7 +38,7 @@ async function session(early: boolean) {
 async function bothAnswers(message: unknown): Promise<{ sdk: string; early: string | null }> {
   const s = await session(false);
   await s.connect();
-  s.input.write(JSON.stringify(message) + "\n");
+  s.input.write(`${JSON.stringify(message)}\n`);
   const [sdk] = await s.lines(1);
   await s.server.close();
   const answer = earlyInitializeAnswer(message);
@@ -54,7 +54,9 @@ describe("early initialize", () => {
     expect(identity.SUPPORTED_PROTOCOL_VERSIONS).toEqual(SUPPORTED_PROTOCOL_VERSIONS);
     expect(identity.LATEST_PROTOCOL_VERSION).toBe(LATEST_PROTOCOL_VERSION);
     const server = createServer(() => buildModel(EMPTY, null));
-    expect(JSON.stringify((server.server as unknown as { getCapabilities(): unknown }).getCapabilities())).toBe(JSON.stringify(identity.ANNOUNCED_CAPABILITIES));
+    expect(JSON.stringify((server.server as unknown as { getCapabilities(): unknown }).getCapabilities())).toBe(
+      JSON.stringify(identity.ANNOUNCED_CAPABILITIES),
+    );
   });
 
   // speky:speky-ts#TMCP-EARLY-INITIALIZE
@@ -110,7 +112,11 @@ describe("early initialize", () => {
         odd,
       ),
       clientInfo: fc
-        .record({ name: mostly(text, fc.constant(undefined)), version: mostly(text, fc.integer()), title: maybe(mostly(text, fc.integer())) })
+        .record({
+          name: mostly(text, fc.constant(undefined)),
+          version: mostly(text, fc.integer()),
+          title: maybe(mostly(text, fc.integer())),
+        })
         .map(drop),
     });
     let answered = 0;
@@ -134,8 +140,8 @@ describe("early initialize", () => {
   it("hands the session to the SDK with the client's capabilities, the lines read meanwhile in order", async () => {
     const s = await session(true);
     const message = initialize({ ...PLAIN, capabilities: { roots: { listChanged: true }, elicitation: {} } }, 9);
-    s.input.write(JSON.stringify(message) + "\nnot json\n");
-    s.input.write(JSON.stringify({ jsonrpc: "2.0", id: 10, method: "ping" }) + "\n");
+    s.input.write(`${JSON.stringify(message)}\nnot json\n`);
+    s.input.write(`${JSON.stringify({ jsonrpc: "2.0", id: 10, method: "ping" })}\n`);
     const [first] = await s.lines(1);
     expect(first).toBe(JSON.stringify(earlyInitializeAnswer(message)));
     expect(s.transport.earlyRequest).toEqual(message);
@@ -155,7 +161,7 @@ describe("early initialize", () => {
   // speky:speky-ts#TMCP-EARLY-INITIALIZE
   it("answers initialize once, then the requests sent with it, from the built server", async () => {
     const server = new RawServer();
-    server.send(JSON.stringify(initialize(PLAIN, 1)) + "\n" + JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }));
+    server.send(`${JSON.stringify(initialize(PLAIN, 1))}\n${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}`);
     const [init, list] = (await server.waitForLines(2)) as Record<string, any>[];
     expect(init).toEqual(earlyInitializeAnswer(initialize(PLAIN, 1)));
     expect(list.id).toBe(2);

@@ -5,24 +5,22 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { REPO } from "./support/process.js";
 import { MCP_FIXTURE, MCP_MAIN } from "./support/mcp.js";
+import { REPO } from "./support/process.js";
 
 // 0.15.0: the last release whose engines (and its dependencies') accept Node 20; its CLI has no
 // --strict, so schema portability is checked below with Ajv's strict mode instead.
 const INSPECTOR = path.join(REPO, "node_modules/@modelcontextprotocol/inspector/cli/build/cli.js");
 
 function inspect(...args: string[]) {
-  const run = spawnSync(
-    process.execPath,
-    [INSPECTOR, "--cli", process.execPath, MCP_MAIN, MCP_FIXTURE, "--quiet", ...args],
-    { cwd: REPO, encoding: "utf8" },
-  );
+  const run = spawnSync(process.execPath, [INSPECTOR, "--cli", process.execPath, MCP_MAIN, MCP_FIXTURE, "--quiet", ...args], {
+    cwd: REPO,
+    encoding: "utf8",
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-const expected = (name: string): unknown =>
-  JSON.parse(readFileSync(path.join(REPO, "fixtures/mcp/expected", `${name}.json`), "utf8"));
+const expected = (name: string): unknown => JSON.parse(readFileSync(path.join(REPO, "fixtures/mcp/expected", `${name}.json`), "utf8"));
 
 describe("MCP Inspector CLI", () => {
   // speky:speky-ts#TINSTALL-SCHEMA-PORTABLE

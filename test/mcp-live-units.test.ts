@@ -5,9 +5,9 @@ import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { LiveModel, staleNote, statusOf, type LiveState } from "../src/live/live-model.js";
+import { LiveModel, type LiveState, staleNote, statusOf } from "../src/live/live-model.js";
 import { normalisePlan, TreeWatcher } from "../src/live/watcher.js";
-import { encodeCursor, lazy, Listing, materialize, MAX_PAGE_CHARS, pageOf } from "../src/mcp/paging.js";
+import { encodeCursor, Listing, lazy, MAX_PAGE_CHARS, materialize, pageOf } from "../src/mcp/paging.js";
 import { copyFixture, tempDir } from "./support/process.js";
 
 const closers: (() => void)[] = [];
@@ -23,7 +23,8 @@ function recorder() {
     seen,
     record: (p: string) => {
       seen.push(p);
-      waiters = waiters.filter((w) => (w.test(p) ? (w.resolve(), false) : true));
+      for (const w of waiters) if (w.test(p)) w.resolve();
+      waiters = waiters.filter((w) => !w.test(p));
     },
     until: (test: (p: string) => boolean) =>
       seen.some(test) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ test, resolve })),
@@ -52,7 +53,13 @@ describe.runIf(process.platform === "linux")("TreeWatcher (one watcher per direc
     closers.push(() => all.close());
     all.update({ trees: [root], folders: [] });
     await all.settled();
-    expect(all.watchedDirectories()).toEqual([root, path.join(root, "a"), path.join(root, "a/b"), path.join(root, "node_modules"), path.join(root, "node_modules/pkg")]);
+    expect(all.watchedDirectories()).toEqual([
+      root,
+      path.join(root, "a"),
+      path.join(root, "a/b"),
+      path.join(root, "node_modules"),
+      path.join(root, "node_modules/pkg"),
+    ]);
   });
 
   it("reports changes in nested and new folders, never in pruned ones", async () => {
@@ -210,7 +217,10 @@ describe("pageOf", () => {
     const expected = createHash("sha256").update(text).digest("base64url").slice(0, 16);
     expect(full.digest()).toBe(expected);
     expect(new Listing({ a: lazy([{ x: "é\n" }, { x: undefined }], (o) => o), b: undefined, c: lazy([], (n) => n) }).digest()).toBe(
-      createHash("sha256").update(JSON.stringify({ a: [{ x: "é\n" }, {}], c: [] })).digest("base64url").slice(0, 16),
+      createHash("sha256")
+        .update(JSON.stringify({ a: [{ x: "é\n" }, {}], c: [] }))
+        .digest("base64url")
+        .slice(0, 16),
     );
   });
 
@@ -222,7 +232,15 @@ describe("pageOf", () => {
   it("cuts a page at MAX_PAGE_CHARS of items, whatever the limit, shaping only the items it answers", () => {
     const shaped: number[] = [];
     const long = "x".repeat(1000);
-    const big = new Listing({ items: lazy(Array.from({ length: 5000 }, (_, i) => i), (i) => (shaped.push(i), { i, long })) });
+    const big = new Listing({
+      items: lazy(
+        Array.from({ length: 5000 }, (_, i) => i),
+        (i) => {
+          shaped.push(i);
+          return { i, long };
+        },
+      ),
+    });
     const first = pageOf("t", {}, big, ["items"], { limit: 1e9 }) as { structured: { items: { i: number }[]; nextCursor: string } };
     const perItem = JSON.stringify({ i: 1000, long }).length + 1;
     expect(first.structured.items.length).toBeGreaterThan(MAX_PAGE_CHARS / perItem - 10);

@@ -102,7 +102,10 @@ describe("watching", () => {
     const { session, append } = await live();
     expect(await ids(session)).toEqual(ORIGINAL_IDS);
     append("specs/requirements.yaml", "  - id: REQ-AUDIT\n    short: Audit log\n    long: Every login is logged.\n");
-    const seen = await poll(() => ids(session), (v) => v.requirements.includes("REQ-AUDIT"));
+    const seen = await poll(
+      () => ids(session),
+      (v) => v.requirements.includes("REQ-AUDIT"),
+    );
     expect(seen.value).toEqual({ ...ORIGINAL_IDS, requirements: ["REQ-AUDIT", ...ORIGINAL_IDS.requirements] });
     expect(await ok(session.client, "get_requirement", { id: "REQ-AUDIT" })).toEqual({
       id: "REQ-AUDIT",
@@ -117,20 +120,32 @@ describe("watching", () => {
   it("follows a file saved by rename, as editors save, and keeps following it", async () => {
     const { dir, session, read, write } = await live();
     const original = read("specs/requirements.yaml");
-    write("specs/.requirements.yaml.swp", original + "  - id: REQ-SAVED\n    long: Saved by rename.\n");
+    write("specs/.requirements.yaml.swp", `${original}  - id: REQ-SAVED\n    long: Saved by rename.\n`);
     renameSync(path.join(dir, "specs/.requirements.yaml.swp"), path.join(dir, "specs/requirements.yaml"));
-    await poll(() => ids(session), (v) => v.requirements.includes("REQ-SAVED"));
+    await poll(
+      () => ids(session),
+      (v) => v.requirements.includes("REQ-SAVED"),
+    );
     // The file now is another inode: a later edit in place must still be seen.
-    write("specs/requirements.yaml", original + "  - id: REQ-EDITED\n    long: Edited in place.\n");
-    const seen = await poll(() => ids(session), (v) => v.requirements.includes("REQ-EDITED"));
+    write("specs/requirements.yaml", `${original}  - id: REQ-EDITED\n    long: Edited in place.\n`);
+    const seen = await poll(
+      () => ids(session),
+      (v) => v.requirements.includes("REQ-EDITED"),
+    );
     expect(seen.value).toEqual({ ...ORIGINAL_IDS, requirements: ["REQ-EDITED", ...ORIGINAL_IDS.requirements] });
   });
 
   // speky:speky-ts#TLIVE-WATCH
   it("sees a new spec file matched by the manifest's glob", async () => {
     const { session, write } = await live();
-    write("specs/more-tests.yaml", "kind: tests\ncategory: extra\ntests:\n  - id: T-EXPORT\n    long: Exports.\n    ref: [REQ-EXPORT]\n    steps:\n      - action: Export\n");
-    const seen = await poll(() => ids(session), (v) => v.tests.includes("T-EXPORT"));
+    write(
+      "specs/more-tests.yaml",
+      "kind: tests\ncategory: extra\ntests:\n  - id: T-EXPORT\n    long: Exports.\n    ref: [REQ-EXPORT]\n    steps:\n      - action: Export\n",
+    );
+    const seen = await poll(
+      () => ids(session),
+      (v) => v.tests.includes("T-EXPORT"),
+    );
     expect(seen.value).toEqual({ ...ORIGINAL_IDS, tests: ["T-EXPORT", "T-LOGIN", "T-TIMEOUT"] });
     expect(await ok(session.client, "search_tests", { tester_of: "REQ-EXPORT" })).toEqual({
       tests: [{ id: "T-EXPORT", category: "extra" }],
@@ -194,7 +209,10 @@ describe("watching", () => {
 
     // A ref to an ID no file defines: the one error of the new attempt.
     write("specs/requirements.yaml", good.replace("ref: [REQ-LOGOUT]", "ref: [REQ-LOGOUT, REQ-GONE]"));
-    const broken = await poll(() => status(session), (v) => v.stale);
+    const broken = await poll(
+      () => status(session),
+      (v) => v.stale,
+    );
     const error = {
       file: "specs/requirements.yaml",
       line: 17,
@@ -224,8 +242,11 @@ describe("watching", () => {
     // list_problems: what `speky check` would say now, the dangling tags judged by the served model.
     expect(await ok(session.client, "list_problems")).toEqual({ problems: [NO_GRAMMAR, error, OWNER_WARNING, DANGLING] });
 
-    write("specs/requirements.yaml", good + "  - id: REQ-FIXED\n    long: Back to a valid file.\n");
-    const fixed = await poll(() => status(session), (v) => !v.stale);
+    write("specs/requirements.yaml", `${good}  - id: REQ-FIXED\n    long: Back to a valid file.\n`);
+    const fixed = await poll(
+      () => status(session),
+      (v) => !v.stale,
+    );
     expect(fixed.value).toEqual({
       loaded_at: expect.stringMatching(ISO),
       stale: false,
@@ -249,7 +270,10 @@ describe("watching", () => {
       notified++;
     });
     append("specs/requirements.yaml", "  - id: REQ-NOTIFY\n    long: A new ID.\n");
-    await poll(() => ids(session), (v) => v.requirements.includes("REQ-NOTIFY"));
+    await poll(
+      () => ids(session),
+      (v) => v.requirements.includes("REQ-NOTIFY"),
+    );
     // Notifications and answers share one ordered stream: it came before the answer that saw the ID.
     expect(notified).toBe(1);
     const { resources } = await session.client.listResources();
@@ -257,7 +281,10 @@ describe("watching", () => {
 
     const before = (await status(session)).loaded_at;
     append("src/auth.py", "\n\n# speky:live#REQ-NOTIFY\ndef notify():\n    pass\n");
-    await poll(() => status(session), (v) => v.loaded_at !== before);
+    await poll(
+      () => status(session),
+      (v) => v.loaded_at !== before,
+    );
     expect(notified).toBe(1);
   });
 
@@ -265,7 +292,10 @@ describe("watching", () => {
   it("answers every call made during a reload from one model, old or new, never a mix", async () => {
     const bulk = (prefix: string) =>
       "kind: requirements\ncategory: bulk\nrequirements:\n" +
-      Array.from({ length: 400 }, (_, i) => `  - id: ${prefix}-${String(i).padStart(3, "0")}\n    long: Item ${i}.\n    tags: [${prefix.toLowerCase()}]\n`).join("");
+      Array.from(
+        { length: 400 },
+        (_, i) => `  - id: ${prefix}-${String(i).padStart(3, "0")}\n    long: Item ${i}.\n    tags: [${prefix.toLowerCase()}]\n`,
+      ).join("");
     const { session, write } = await live((dir) => writeFileSync(path.join(dir, "specs/bulk.yaml"), bulk("OLD")));
     const oldIds = { ...ORIGINAL_IDS, requirements: [...ORIGINAL_IDS.requirements, ...idsOf("OLD")].sort() };
     const newIds = { ...ORIGINAL_IDS, requirements: [...ORIGINAL_IDS.requirements, ...idsOf("NEW")].sort() };
@@ -302,7 +332,10 @@ describe("watching", () => {
     const frozen = await serve(dir, "--no-watch");
     append("specs/requirements.yaml", "  - id: REQ-LATER\n    long: Added after start-up.\n");
     // The watching server is the clock: once it has reloaded, the other one would have too.
-    await poll(() => ids(watching), (v) => v.requirements.includes("REQ-LATER"));
+    await poll(
+      () => ids(watching),
+      (v) => v.requirements.includes("REQ-LATER"),
+    );
     expect(await ids(frozen)).toEqual(ORIGINAL_IDS);
   });
 });
@@ -316,13 +349,15 @@ describe("cursors across reloads", () => {
     expect(tests).toEqual({ tests: [T_LOGIN], nextCursor: expect.any(String) });
 
     append("specs/requirements.yaml", "  - id: REQ-SHIFT\n    long: Shifts every page.\n");
-    await poll(() => ids(session), (v) => v.requirements.includes("REQ-SHIFT"));
+    await poll(
+      () => ids(session),
+      (v) => v.requirements.includes("REQ-SHIFT"),
+    );
     const answer = await call(session.client, "list_all_ids", { limit: 2, cursor: first.nextCursor });
     expect(answer).toEqual({
       isError: true,
       structured: {
-        error:
-          "Stale cursor: the answer changed since it was issued (the specification was reloaded); call again without cursor",
+        error: "Stale cursor: the answer changed since it was issued (the specification was reloaded); call again without cursor",
       },
     });
     // The tests did not change with the reload: their cursor still reads the rest.

@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { call, connect, domainError, MCP_FIXTURE, ok, READ_ONLY, TOOL_NAMES, type Session } from "./support/mcp.js";
+import { call, connect, domainError, MCP_FIXTURE, ok, READ_ONLY, type Session, TOOL_NAMES } from "./support/mcp.js";
 import { copyFixture, REPO } from "./support/process.js";
 
 const LIVE_FIXTURE = "fixtures/mcp-live/speky.yaml";
@@ -15,11 +15,43 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const PAGED = TOOL_NAMES;
 
 const hit = (id: string, kind: string, short: string, score: number) => ({ id, kind, category: "functional", short, score });
-const LOGIN = { file: "src/auth.py", line: 5, symbol: "login", is_test: false, id: "REQ-LOGIN", kind: "requirement", short: "Log in with a password" };
-const LOGOUT = { file: "src/auth.py", line: 16, symbol: "Session.close", is_test: false, id: "REQ-LOGOUT", kind: "requirement", short: "Log out" };
-const TIMEOUT = { file: "src/auth.py", line: 21, symbol: null, is_test: false, id: "REQ-TIMEOUT", kind: "requirement", short: "Idle sessions time out" };
+const LOGIN = {
+  file: "src/auth.py",
+  line: 5,
+  symbol: "login",
+  is_test: false,
+  id: "REQ-LOGIN",
+  kind: "requirement",
+  short: "Log in with a password",
+};
+const LOGOUT = {
+  file: "src/auth.py",
+  line: 16,
+  symbol: "Session.close",
+  is_test: false,
+  id: "REQ-LOGOUT",
+  kind: "requirement",
+  short: "Log out",
+};
+const TIMEOUT = {
+  file: "src/auth.py",
+  line: 21,
+  symbol: null,
+  is_test: false,
+  id: "REQ-TIMEOUT",
+  kind: "requirement",
+  short: "Idle sessions time out",
+};
 const TYPO = { file: "src/auth.py", line: 26, symbol: "typo", is_test: false, id: "REQ-LOGN", kind: "unknown" };
-const TEST_LOGIN = { file: "src/test_auth.py", line: 5, symbol: "test_login", is_test: true, id: "T-LOGIN", kind: "test", short: "Log in and out" };
+const TEST_LOGIN = {
+  file: "src/test_auth.py",
+  line: 5,
+  symbol: "test_login",
+  is_test: true,
+  id: "T-LOGIN",
+  kind: "test",
+  short: "Log in and out",
+};
 
 const PROBLEMS = [
   { file: "notes/todo.txt", line: 1, column: 9, severity: "warning", message: "no grammar for this file type: tag not scanned" },
@@ -143,7 +175,10 @@ describe("search_text", () => {
   // speky:speky-ts#TMCP-SEARCH-TEXT
   it("returns the best 20 by default, with a cursor for the rest", async () => {
     const dir = copyFixture("mcp-live");
-    const many = Array.from({ length: 45 }, (_, i) => `  - id: W-${String(i).padStart(2, "0")}\n    long: A widget${" widget".repeat(i % 3)}.\n`);
+    const many = Array.from(
+      { length: 45 },
+      (_, i) => `  - id: W-${String(i).padStart(2, "0")}\n    long: A widget${" widget".repeat(i % 3)}.\n`,
+    );
     writeFileSync(path.join(dir, "specs/widgets.yaml"), `kind: requirements\ncategory: widgets\nrequirements:\n${many.join("")}`);
     const session = await connect(["speky.yaml", "--no-watch"], { cwd: dir, env: { SPEKY_CACHE_DIR: path.join(dir, ".cache") } });
     onTestFailed(() => console.error(`speky-mcp stderr:\n${session.stderr()}`));
@@ -194,7 +229,12 @@ describe("find_code_references", () => {
 
   // speky:speky-ts#TMCP-FIND-CODE-REFERENCES
   it("accepts absolute, ./ and backslashed paths, and paths relative to another root or to the server's folder", async () => {
-    for (const file of [path.join(REPO, "fixtures/mcp-live/src/auth.py"), "./src/auth.py", "src\\auth.py", "fixtures/mcp-live/src/auth.py"]) {
+    for (const file of [
+      path.join(REPO, "fixtures/mcp-live/src/auth.py"),
+      "./src/auth.py",
+      "src\\auth.py",
+      "fixtures/mcp-live/src/auth.py",
+    ]) {
       expect(await find({ file, line: 6 })).toEqual({ references: [LOGIN] });
     }
     // A sub-project's file: displayed relative to its own root, found from the top one's too.
@@ -237,9 +277,7 @@ describe("list_problems and get_status", () => {
   it("lists what speky check reports: dangling tags with a suggestion, scanner and loader warnings", async () => {
     expect(await ok(live.client, "list_problems")).toEqual({ problems: PROBLEMS });
     expect(await ok(rich.client, "list_problems")).toEqual({
-      problems: [
-        { file: "src/auth.py", line: 19, column: 13, severity: "warning", message: "tag in a string literal is not a tag" },
-      ],
+      problems: [{ file: "src/auth.py", line: 19, column: 13, severity: "warning", message: "tag in a string literal is not a tag" }],
     });
   });
 
@@ -291,7 +329,12 @@ describe("paging", () => {
     ["rich", "search_tests", { tester_of: "REQ-ALL" }, ["tests"]],
     ["rich", "list_references_to", { id: "REQ-BASE" }, ["requirements"]],
     ["rich", "test_plan_coverage", {}, ["no_test_plan", "manual_test_plan", "partially_manual_test_plan", "automated_test_plan"]],
-    ["rich", "test_plan_coverage", { category: "functional" }, ["no_test_plan", "manual_test_plan", "partially_manual_test_plan", "automated_test_plan"]],
+    [
+      "rich",
+      "test_plan_coverage",
+      { category: "functional" },
+      ["no_test_plan", "manual_test_plan", "partially_manual_test_plan", "automated_test_plan"],
+    ],
     ["rich", "least_tested_requirements", {}, ["requirements"]],
     ["rich", "least_tested_requirements", { count: 5 }, ["requirements"]],
     ["rich", "list_all_tags", {}, ["tags"]],

@@ -2,11 +2,10 @@
 // exit codes for load and usage errors, a clean exit when stdin closes.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { REPO } from "./support/process.js";
 import { MCP_FIXTURE, MCP_MAIN, RawServer } from "./support/mcp.js";
+import { REPO } from "./support/process.js";
 
-const runMain = (args: string[]) =>
-  spawnSync(process.execPath, [MCP_MAIN, ...args], { cwd: REPO, encoding: "utf8", input: "" });
+const runMain = (args: string[]) => spawnSync(process.execPath, [MCP_MAIN, ...args], { cwd: REPO, encoding: "utf8", input: "" });
 
 const callTool = (name: string, args: object) => ({ name, arguments: args });
 

@@ -3,12 +3,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, connect, domainError, MCP_FIXTURE, ok, READ_ONLY, type Session, TOOL_NAMES } from "./support/mcp.js";
 import { REPO } from "./support/process.js";
-import { call, connect, domainError, MCP_FIXTURE, ok, READ_ONLY, TOOL_NAMES, type Session } from "./support/mcp.js";
 
-const expected = (name: string): unknown =>
-  JSON.parse(readFileSync(path.join(REPO, "fixtures/mcp/expected", `${name}.json`), "utf8"));
-
+const expected = (name: string): unknown => JSON.parse(readFileSync(path.join(REPO, "fixtures/mcp/expected", `${name}.json`), "utf8"));
 
 const S = {
   "NF-SPEED": { id: "NF-SPEED", category: "non-functional", short: "Fast enough", tags: ["perf"] },
@@ -86,9 +84,7 @@ describe("get_requirement", () => {
 
   // speky:speky-ts#TMCP-GET-REQUIREMENT
   it("gives free references a null symbol", async () => {
-    expect(await ok(session.client, "get_requirement", { id: "REQ-TAGGED" })).toEqual(
-      expected("get_requirement.REQ-TAGGED"),
-    );
+    expect(await ok(session.client, "get_requirement", { id: "REQ-TAGGED" })).toEqual(expected("get_requirement.REQ-TAGGED"));
     expect(await ok(session.client, "get_requirement", { id: "NF-SPEED" })).toEqual(expected("get_requirement.NF-SPEED"));
   });
 
@@ -110,9 +106,7 @@ describe("get_requirement", () => {
   // speky:speky-ts#TMCP-GET-REQUIREMENT
   it("answers unknown IDs and test IDs with the contract's errors", async () => {
     expect(await domainError(session.client, "get_requirement", { id: "NOPE" })).toBe("Requirement NOPE not found");
-    expect(await domainError(session.client, "get_requirement", { id: "T-AUTO" })).toBe(
-      "T-AUTO is a test, not a requirement",
-    );
+    expect(await domainError(session.client, "get_requirement", { id: "T-AUTO" })).toBe("T-AUTO is a test, not a requirement");
     expect(await domainError(session.client, "get_requirement", { id: "req-all" })).toBe("Requirement req-all not found");
   });
 });
@@ -169,12 +163,8 @@ describe("search_requirements", () => {
   // speky:speky-ts#TMCP-SEARCH-REQUIREMENTS
   it("names an unknown tag or category in single quotes", async () => {
     expect(await domainError(session.client, "search_requirements", { tag: "output" })).toBe("Tag 'output' not found");
-    expect(await domainError(session.client, "search_requirements", { category: "integration" })).toBe(
-      "Category 'integration' not found",
-    );
-    expect(await domainError(session.client, "search_requirements", { tag: "x", category: "y" })).toBe(
-      "Tag 'x' not found",
-    );
+    expect(await domainError(session.client, "search_requirements", { category: "integration" })).toBe("Category 'integration' not found");
+    expect(await domainError(session.client, "search_requirements", { tag: "x", category: "y" })).toBe("Tag 'x' not found");
   });
 });
 
@@ -240,9 +230,7 @@ describe("test_plan_coverage", () => {
   });
 
   it("answers an unknown category with the contract's error", async () => {
-    expect(await domainError(session.client, "test_plan_coverage", { category: "nope" })).toBe(
-      "Category 'nope' not found",
-    );
+    expect(await domainError(session.client, "test_plan_coverage", { category: "nope" })).toBe("Category 'nope' not found");
   });
 });
 
@@ -274,9 +262,7 @@ describe("least_tested_requirements", () => {
 
   it("answers an unknown tag or category as search_requirements does", async () => {
     expect(await domainError(session.client, "least_tested_requirements", { tag: "nope" })).toBe("Tag 'nope' not found");
-    expect(await domainError(session.client, "least_tested_requirements", { category: "nope" })).toBe(
-      "Category 'nope' not found",
-    );
+    expect(await domainError(session.client, "least_tested_requirements", { category: "nope" })).toBe("Category 'nope' not found");
   });
 });
 

@@ -26,7 +26,10 @@ interface Watched {
 }
 
 async function open(url: string, options: { width?: number; colorScheme?: "light" | "dark" } = {}): Promise<Watched> {
-  const page = await browser.newPage({ viewport: { width: options.width ?? 1280, height: 900 }, colorScheme: options.colorScheme ?? "light" });
+  const page = await browser.newPage({
+    viewport: { width: options.width ?? 1280, height: 900 },
+    colorScheme: options.colorScheme ?? "light",
+  });
   const watched: Watched = { page, errors: [], requests: [], dialogs: [] };
   page.on("console", (m) => {
     if (m.type() === "error" || m.type() === "warning") watched.errors.push(`${m.type()}: ${m.text()}`);
@@ -114,13 +117,19 @@ describe("speky report in Chromium", () => {
     await article.getByRole("link", { name: "T-CART-REMOVE" }).click();
     await page.waitForURL(/tests\/0001\.html#T-CART-REMOVE$/);
     const test = page.locator("article:target");
-    expect(await test.locator("section").filter({ hasText: "Validates" }).locator("a.id").allTextContents()).toEqual(["CART-REMOVE", "CART-ADD"]);
+    expect(await test.locator("section").filter({ hasText: "Validates" }).locator("a.id").allTextContents()).toEqual([
+      "CART-REMOVE",
+      "CART-ADD",
+    ]);
     expect(await test.locator("table.code tbody tr").allInnerTexts()).toEqual(["tests/test_cart.py:12\ttest_remove\tfunction\tyes"]);
 
     expect(w.errors).toEqual([]);
     expect(w.dialogs).toEqual([]);
     noNetwork(w);
-    for (const [name, minHeight] of [["index.png", 900], ["requirement.png", 900]] as const) {
+    for (const [name, minHeight] of [
+      ["index.png", 900],
+      ["requirement.png", 900],
+    ] as const) {
       const size = pngSize(path.join(shots, name));
       expect(size.width).toBe(1280);
       expect(size.height).toBeGreaterThanOrEqual(minHeight);
@@ -134,7 +143,9 @@ describe("speky report in Chromium", () => {
   // speky:speky-ts#TREPORT-STRUCTURE
   it("has unique element ids, resolving links and references, one h1 and the landmarks on every page", async () => {
     const { out, url } = report("shop");
-    const pages = readdirSync(out, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".html")).sort();
+    const pages = readdirSync(out, { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".html"))
+      .sort();
     expect(pages).toEqual(["index.html", "matrix.html", "problems.html", "requirements/0001.html", "tests.html", "tests/0001.html"]);
     const idsOf = new Map<string, Set<string>>();
     const links: { from: string; href: string }[] = [];
@@ -158,7 +169,10 @@ describe("speky report in Chromium", () => {
         };
       });
       expect(new Set(facts.ids).size, `duplicate ids in ${file}`).toBe(facts.ids.length);
-      expect(facts.refs.filter((r) => !facts.ids.includes(r)), `dangling references in ${file}`).toEqual([]);
+      expect(
+        facts.refs.filter((r) => !facts.ids.includes(r)),
+        `dangling references in ${file}`,
+      ).toEqual([]);
       expect([facts.h1, facts.main, facts.nav, facts.lang, facts.unlabeled, facts.headless]).toEqual([1, 1, 1, "en", 0, 0]);
       idsOf.set(url(file), new Set(facts.ids));
       for (const href of facts.hrefs) links.push({ from: file, href });
@@ -233,7 +247,13 @@ describe("speky report in Chromium", () => {
     await page.getByLabel("Search").fill("number 259");
     expect(await visibleRowIds(page)).toEqual(["REQ-00259"]);
     expect(await page.locator("#requirements-table tbody tr").first().locator("td").allInnerTexts()).toEqual([
-      "REQ-00259", "Requirement number 259", "functional", "area:net priority-1", "No test plan", "0", "0",
+      "REQ-00259",
+      "Requirement number 259",
+      "functional",
+      "area:net priority-1",
+      "No test plan",
+      "0",
+      "0",
     ]);
     await page.getByRole("link", { name: "REQ-00259" }).click();
     await page.waitForURL(/requirements\/0003\.html#REQ-00259$/);
@@ -259,7 +279,9 @@ describe("speky report in Chromium", () => {
     const w = await open(url("index.html"));
     const { page } = w;
     expect(await visibleRowIds(page)).toEqual(["../../etc/passwd", "CASE", "Case", "X</script><script>alert(1)</script>", "main"]);
-    expect(await page.locator("#requirements-table tbody tr", { hasText: "X</script>" }).locator("td").nth(1).textContent()).toBe("<img src=x onerror=alert('short')>");
+    expect(await page.locator("#requirements-table tbody tr", { hasText: "X</script>" }).locator("td").nth(1).textContent()).toBe(
+      "<img src=x onerror=alert('short')>",
+    );
     await page.getByLabel("Search").fill("<iframe");
     expect(await visibleRowIds(page)).toEqual(["X</script><script>alert(1)</script>"]);
     await page.getByRole("link", { name: "X</script><script>alert(1)</script>" }).click();
@@ -276,4 +298,3 @@ describe("speky report in Chromium", () => {
     await page.close();
   });
 });
-

@@ -10,8 +10,10 @@ import { runSpeky, tempDir } from "./support/process.js";
 import { reportFixture } from "./support/report.js";
 
 const OUR_ELEMENTS = new Set(
-  ("html head meta title link script body a header nav ul ol li main footer p h1 h2 h3 h4 span section dl dt dd table caption thead " +
-    "tbody tfoot tr th td div code pre blockquote time form label input select option button svg rect strong article colgroup col").split(" "),
+  (
+    "html head meta title link script body a header nav ul ol li main footer p h1 h2 h3 h4 span section dl dt dd table caption thead " +
+    "tbody tfoot tr th td div code pre blockquote time form label input select option button svg rect strong article colgroup col"
+  ).split(" "),
 );
 
 const EPOCH = { SOURCE_DATE_EPOCH: "1767225600" }; // 2026-01-01T00:00:00Z
@@ -68,7 +70,8 @@ describe("speky report", () => {
   // speky:speky-ts#TREPORT-DETERMINISTIC
   it("is byte-identical across runs but for the generation line", () => {
     const dir = reportFixture("shop");
-    const read = (out: string) => Object.fromEntries(listFiles(path.join(dir, out)).map((f) => [f, readFileSync(path.join(dir, out, f), "utf8")]));
+    const read = (out: string) =>
+      Object.fromEntries(listFiles(path.join(dir, out)).map((f) => [f, readFileSync(path.join(dir, out, f), "utf8")]));
     expect(runSpeky(["report", "speky.yaml", "--out", "a"], dir, EPOCH).status).toBe(0);
     expect(runSpeky(["report", "speky.yaml", "--out", "b"], dir, EPOCH).status).toBe(0);
     expect(runSpeky(["report", "speky.yaml", "--out", "c"], dir, { SOURCE_DATE_EPOCH: "1767229200" }).status).toBe(0);
@@ -79,7 +82,9 @@ describe("speky report", () => {
     const lines = (s: string) => s.split("\n");
     const differing = lines(a["index.html"]).filter((l, i) => l !== lines(c["index.html"])[i]);
     expect(differing).toHaveLength(1);
-    expect(differing[0]).toMatch(/^<p class="generated">Generated <time datetime="2026-01-01T00:00:00Z">2026-01-01 00:00:00 UTC<\/time> from commit <code title="[0-9a-f]{40}">[0-9a-f]{12}<\/code>\.<\/p>$/);
+    expect(differing[0]).toMatch(
+      /^<p class="generated">Generated <time datetime="2026-01-01T00:00:00Z">2026-01-01 00:00:00 UTC<\/time> from commit <code title="[0-9a-f]{40}">[0-9a-f]{12}<\/code>\.<\/p>$/,
+    );
   });
 
   // speky:speky-ts#TREPORT-MARKDOWN
@@ -126,7 +131,11 @@ describe("speky report", () => {
       const html = readFileSync(path.join(out, file), "utf8");
       // The only script elements are ours; no event handler or javascript: URL from the spec.
       expect(html.match(/<script[^>]*>/g) ?? []).toEqual(
-        file === "index.html" ? ['<script src="assets/index.js" defer>', '<script type="application/json" id="report-data">'] : file.includes("/") ? ['<script src="../assets/item.js" defer>'] : [],
+        file === "index.html"
+          ? ['<script src="assets/index.js" defer>', '<script type="application/json" id="report-data">']
+          : file.includes("/")
+            ? ['<script src="../assets/item.js" defer>']
+            : [],
       );
       // Escaped text holds no '<': every '<' opens one of our elements, and none has an event handler.
       const tags = [...html.matchAll(/<\/?([a-zA-Z][a-zA-Z0-9]*)([^>]*)>/g)];
@@ -149,7 +158,10 @@ describe("speky report", () => {
     const places = placeItems(["../../etc/passwd", "CASE", "Case", "X</script>", "main", "main-2"]);
     expect([...places.values()].map((p) => p.anchor)).toEqual([".._.._etc_passwd", "CASE", "Case-2", "X__script_", "main-2", "main-2-2"]);
     expect(new Set([...places.values()].map((p) => p.file))).toEqual(new Set(["0001.html"]));
-    expect(placeItems(Array.from({ length: 201 }, (_, i) => `R${String(i).padStart(3, "0")}`)).get("R200")).toEqual({ file: "0003.html", anchor: "R200" });
+    expect(placeItems(Array.from({ length: 201 }, (_, i) => `R${String(i).padStart(3, "0")}`)).get("R200")).toEqual({
+      file: "0003.html",
+      anchor: "R200",
+    });
   });
 
   // speky:speky-ts#TREPORT-OUTPUT

@@ -4,10 +4,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { holdsMarker } from "../src/scan/worker-task.js";
 import { MESSAGES, scanText } from "../src/scan/engine.js";
 import { scanFileBuffer } from "../src/scan/file.js";
 import { scan, scanPaths } from "../src/scan/scan.js";
+import { holdsMarker } from "../src/scan/worker-task.js";
 
 const root = mkdtempSync(path.join(os.tmpdir(), "speky-scan-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -105,11 +105,18 @@ describe("scan", () => {
 
 describe("file selection", () => {
   const base = path.join(root, "walk");
-  for (const rel of ["src/a.py", "src/.hidden.py", ".dot/b.py", "node_modules/m/c.py", "src/node_modules/d.py", ".git/e.py", "src/README.md"]) {
+  for (const rel of [
+    "src/a.py",
+    "src/.hidden.py",
+    ".dot/b.py",
+    "node_modules/m/c.py",
+    "src/node_modules/d.py",
+    ".git/e.py",
+    "src/README.md",
+  ]) {
     write(path.join("walk", rel), `# speky:w#${path.basename(rel).replace(/\W/g, "_")}\n`);
   }
-  const ids = async (patterns: string[]) =>
-    (await scan([{ project: "w", root: base, patterns }])).references.map((r) => r.file);
+  const ids = async (patterns: string[]) => (await scan([{ project: "w", root: base, patterns }])).references.map((r) => r.file);
 
   // speky:speky-ts#TWALK-GLOBS
   it("reaches dot files and node_modules as Path.glob does, never .git", async () => {
@@ -127,17 +134,13 @@ describe("file selection", () => {
     write("walk/bin/other.py", Buffer.concat([Buffer.from([0]), Buffer.from("# speky:zz#Z\n")]));
     const result = await scan([{ project: "w", root: base, patterns: ["bin/*"] }]);
     expect(result.references).toEqual([]);
-    expect(result.diagnostics).toEqual([
-      { file: "bin/blob.py", line: 0, column: 0, severity: "warning", message: MESSAGES.notText },
-    ]);
+    expect(result.diagnostics).toEqual([{ file: "bin/blob.py", line: 0, column: 0, severity: "warning", message: MESSAGES.notText }]);
   });
 
   it("reports tags in a file no grammar handles", async () => {
     const result = await scan([{ project: "w", root: base, patterns: ["src/*.md"] }]);
     expect(result.references).toEqual([]);
-    expect(result.diagnostics).toEqual([
-      { file: "src/README.md", line: 1, column: 3, severity: "warning", message: MESSAGES.noGrammar },
-    ]);
+    expect(result.diagnostics).toEqual([{ file: "src/README.md", line: 1, column: 3, severity: "warning", message: MESSAGES.noGrammar }]);
   });
 });
 
@@ -180,9 +183,7 @@ describe("scanFileBuffer", () => {
 describe("scanText", () => {
   it("reports a tag near a syntax error as a free reference with a warning", async () => {
     const result = await scanText("a.js", "javascript", "function broken( {\n  // speky:t#ERR\n  let x = ;\n}\n");
-    expect(result.tags).toMatchObject([
-      { id: "ERR", line: 2, symbol: null, reference: true, warning: MESSAGES.parseErrorComment },
-    ]);
+    expect(result.tags).toMatchObject([{ id: "ERR", line: 2, symbol: null, reference: true, warning: MESSAGES.parseErrorComment }]);
   });
 
   it("warns about a tag in code", async () => {

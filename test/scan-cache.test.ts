@@ -1,7 +1,19 @@
 // The persistent scan cache: same answers as a fresh scan whatever happened to the files or to
 // the cache file, never a file written in the scanned tree.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, watch, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  watch,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -10,7 +22,7 @@ import { runScan } from "../src/commands/scan.js";
 import { cacheDir, lastCacheRun, RACY_MS } from "../src/scan/cache.js";
 import { cacheWritten, scan, scanPaths } from "../src/scan/scan.js";
 import { NOT_A_FILE } from "../src/scan/stat-rows.js";
-import { lastSplit, STAT_CHUNK, StatSplit, STAT_SPLIT_MIN } from "../src/scan/stat-split.js";
+import { lastSplit, STAT_CHUNK, STAT_SPLIT_MIN, StatSplit } from "../src/scan/stat-split.js";
 import type { ScanResult } from "../src/scan/types.js";
 import { REPO } from "./scan-helpers.js";
 import { runSpeky } from "./support/process.js";
@@ -51,7 +63,7 @@ async function scanTree(cached: boolean): Promise<ScanResult> {
 function listAll(dir: string, rel = ""): string[] {
   return readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => {
     const child = path.join(rel, e.name);
-    return e.isDirectory() ? [child + "/", ...listAll(dir, child)] : [child];
+    return e.isDirectory() ? [`${child}/`, ...listAll(dir, child)] : [child];
   });
 }
 
@@ -230,7 +242,11 @@ describe("scan cache", () => {
     // The command line in the tree: the threads stat paths relative to it (the working
     // directory); a change in the worker's part is told as in-process.
     await settle();
-    const cli = (...extra: string[]) => runSpeky(["scan", "--project", "p", "src", "lib", "many", ...extra], tree, { SPEKY_CACHE_DIR: cache }).stdout.replace(/"ms": \d+/, "");
+    const cli = (...extra: string[]) =>
+      runSpeky(["scan", "--project", "p", "src", "lib", "many", ...extra], tree, { SPEKY_CACHE_DIR: cache }).stdout.replace(
+        /"ms": \d+/,
+        "",
+      );
     cli();
     cli();
     const last = path.join(tree, `many/${String(STAT_SPLIT_MIN - 7).padStart(5, "0")}.py`);
@@ -261,12 +277,12 @@ describe("scan cache", () => {
     await split.ended;
     const rows = split.stamps(keys);
     expect(lastSplit).toEqual({ worker: paths.length, here: 0 });
-    paths.forEach((p, i) => expect(rowOf(rows, i), p).toEqual(expected(p)));
+    for (const [i, p] of paths.entries()) expect(rowOf(rows, i), p).toEqual(expected(p));
     // All here: asked at once, before the worker has started.
     const quick = new StatSplit(keysJson, keys.length, prefix);
     const here = quick.stamps(keys);
     expect(lastSplit!.worker + lastSplit!.here).toBe(paths.length);
-    paths.forEach((p, i) => expect(rowOf(here, i), p).toEqual(expected(p)));
+    for (const [i, p] of paths.entries()) expect(rowOf(here, i), p).toEqual(expected(p));
   });
 
   it("answers when a cached file's folder became a file and a file a link loop", async () => {

@@ -9,12 +9,32 @@ const withoutMs = (json: string) => json.replace(/"ms": \d+/, '"ms": 0');
 
 const REFERENCES = [
   {
-    project: "orb", id: "ORB-03", file: "src/bad.py", line: 6, column: 5, end_line: 8, tag_line: 5, tag_column: 3,
-    symbol: "draw_orbit", kind: "function", is_test: false, language: "python",
+    project: "orb",
+    id: "ORB-03",
+    file: "src/bad.py",
+    line: 6,
+    column: 5,
+    end_line: 8,
+    tag_line: 5,
+    tag_column: 3,
+    symbol: "draw_orbit",
+    kind: "function",
+    is_test: false,
+    language: "python",
   },
   {
-    project: "orb", id: "ORB-001", file: "src/good.py", line: 2, column: 5, end_line: 3, tag_line: 1, tag_column: 3,
-    symbol: "compute_orbit", kind: "function", is_test: false, language: "python",
+    project: "orb",
+    id: "ORB-001",
+    file: "src/good.py",
+    line: 2,
+    column: 5,
+    end_line: 3,
+    tag_line: 1,
+    tag_column: 3,
+    symbol: "compute_orbit",
+    kind: "function",
+    is_test: false,
+    language: "python",
   },
 ];
 
@@ -26,7 +46,13 @@ describe("speky scan", () => {
       version: 1,
       references: REFERENCES,
       diagnostics: [
-        { file: "src/bad.py", line: 5, column: 3, severity: "warning", message: "tag speky:orb#ORB-03 names an unknown ID 'ORB-03'; did you mean ORB-003?" },
+        {
+          file: "src/bad.py",
+          line: 5,
+          column: 3,
+          severity: "warning",
+          message: "tag speky:orb#ORB-03 names an unknown ID 'ORB-03'; did you mean ORB-003?",
+        },
         { file: "src/bad.py", line: 7, column: 14, severity: "warning", message: "tag in a string literal is not a tag" },
       ],
       stats: { files: 2, files_with_tags: 2, tags: 2, ms: 0 },

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { scanFixture, SCAN_FIXTURES } from "./scan-helpers.js";
+import { SCAN_FIXTURES, scanFixture } from "./scan-helpers.js";
 
 const folders = readdirSync(SCAN_FIXTURES, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -18,7 +18,7 @@ describe("scan fixtures", () => {
     const dir = path.join(SCAN_FIXTURES, folder);
     const actual = await scanFixture(dir);
     const expectedFile = path.join(dir, "expected.json");
-    if (process.env.UPDATE_SCAN_FIXTURES) writeFileSync(expectedFile, JSON.stringify(actual, null, 2) + "\n");
+    if (process.env.UPDATE_SCAN_FIXTURES) writeFileSync(expectedFile, `${JSON.stringify(actual, null, 2)}\n`);
     expect(actual).toEqual(JSON.parse(readFileSync(expectedFile, "utf8")));
   });
 

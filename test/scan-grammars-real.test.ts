@@ -5,12 +5,12 @@
 // or runs past the parse bound costs a file its symbols, never its tags.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { Parser } from "web-tree-sitter";
 import { afterEach, describe, expect, it } from "vitest";
+import { Parser } from "web-tree-sitter";
+import { childPaths, filesByLanguage, jdkSources } from "../src/bench/machine-sources.js";
 import { scanFileBuffer, unparsedMessage } from "../src/scan/file.js";
 import { languageForPath, languageTable, packageDir } from "../src/scan/languages.js";
-import { GrammarFailure, loadLanguage, loadWasm, ParseBoundExceeded, parseBounded, type LoadedLanguage } from "../src/scan/runtime.js";
-import { childPaths, filesByLanguage, jdkSources } from "../src/bench/machine-sources.js";
+import { GrammarFailure, type LoadedLanguage, loadLanguage, loadWasm, ParseBoundExceeded, parseBounded } from "../src/scan/runtime.js";
 import { REPO } from "./scan-helpers.js";
 
 const WRITTEN = path.join(REPO, "fixtures/grammars");
@@ -24,7 +24,10 @@ const MACHINE: { root: string; content: RegExp }[] = [
   { root: "/usr/include", content: /^\s*#\s*(if|define)\b[^\n]*\\$/m },
   { root: path.join(REPO, "node_modules"), content: /`[^`\n]*\$\{|<\/[A-Za-z]+>|\/\*/ },
   { root: path.join(HOME, ".pyenv"), content: /<<-?\s*['"]?[A-Z_]+|\[\[ |\bcase\b/ },
-  ...childPaths(path.join(HOME, ".rustup/toolchains"), /./).map((t) => ({ root: path.join(t, "lib/rustlib/src/rust/library/core/src"), content: /r#+"|\/\*/ })),
+  ...childPaths(path.join(HOME, ".rustup/toolchains"), /./).map((t) => ({
+    root: path.join(t, "lib/rustlib/src/rust/library/core/src"),
+    content: /r#+"|\/\*/,
+  })),
   ...jdkSources("java.base/java/util", "speky-test-jdk-src").map((root) => ({ root, content: /"""|\/\*\*/ })),
 ];
 
@@ -119,6 +122,8 @@ describe("a grammar's failure loses no tag", () => {
     const tree = parseBounded(lang, "echo fine\n", NO_BOUND);
     expect(tree.rootNode.hasError).toBe(false);
     tree.delete();
-    expect(unparsedMessage(new GrammarFailure("the bash grammar failed: x"))).toBe("the bash grammar failed: x: tag reported without a symbol");
+    expect(unparsedMessage(new GrammarFailure("the bash grammar failed: x"))).toBe(
+      "the bash grammar failed: x: tag reported without a symbol",
+    );
   });
 });

@@ -1,9 +1,10 @@
 // Every query compiles against its grammar and every node type the table names exists in
 // it: grammar builds differ from upstream and from each other, and a mismatch must fail CI.
-import { Query } from "web-tree-sitter";
-import { describe, expect, it } from "vitest";
+
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { Query } from "web-tree-sitter";
 import { languageForPath, languageForShebang, languageTable, packageDir, wasmPath } from "../src/scan/languages.js";
 import { loadGrammar, querySource, stringQuerySource } from "../src/scan/runtime.js";
 import { REPO } from "./scan-helpers.js";
@@ -37,7 +38,8 @@ describe("grammars", () => {
 
   // speky:speky-ts#TGRAM-TABLE
   it("loads each grammar from the package the table names, at the pinned version", () => {
-    const pins = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies;
+    const pins = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { dependencies: Record<string, string> })
+      .dependencies;
     for (const [id, row] of Object.entries(table.languages)) {
       const { package: name, version } = row.grammar;
       const installed = JSON.parse(readFileSync(path.join(packageDir(name), "package.json"), "utf8")) as { version: string };

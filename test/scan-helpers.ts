@@ -2,7 +2,7 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { scanOutput, type ScanOutput } from "../src/scan/output.js";
+import { type ScanOutput, scanOutput } from "../src/scan/output.js";
 import { scanPaths } from "../src/scan/scan.js";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -1,16 +1,16 @@
 // The worker pool gives the sequential scan's output byte for byte, and the walker lists the
 // files fast-glob listed.
-import { mkdirSync, realpathSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fg from "fast-glob";
 import { afterAll, describe, expect, it } from "vitest";
+import { languageForPath } from "../src/scan/languages.js";
 import { formatScanOutput } from "../src/scan/output.js";
 import { closePool, POOL_MIN_FILES } from "../src/scan/pool.js";
 import { scan, scanPaths } from "../src/scan/scan.js";
 import type { ScanResult, ScanTarget } from "../src/scan/types.js";
 import { expandTargets, expandTargetsFor } from "../src/scan/walk.js";
-import { languageForPath } from "../src/scan/languages.js";
 
 const root = mkdtempSync(path.join(os.tmpdir(), "speky-pool-test-"));
 afterAll(() => {
@@ -33,7 +33,10 @@ function plantMany(dir: string, count: number): void {
     const d = `${dir}/pkg${i % 17}/sub${i % 5}`;
     switch (i % 7) {
       case 0:
-        write(`${d}/m${i}.py`, `class C${i}:\n    # speky:pool#PY-${i}\n    def test_m(self):\n        pass\n\n# speky:other#X-${i}\ndef f():\n    pass\n`);
+        write(
+          `${d}/m${i}.py`,
+          `class C${i}:\n    # speky:pool#PY-${i}\n    def test_m(self):\n        pass\n\n# speky:other#X-${i}\ndef f():\n    pass\n`,
+        );
         break;
       case 1:
         write(`${d}/m${i}.ts`, `// speky:pool#TS-${i}\nexport function f${i}(): void {}\nconst s = "speky:pool#STR-${i}";\n`);
@@ -118,15 +121,31 @@ describe("walker", () => {
         const kind = s?.isDirectory() ? "dir" : s?.isFile() ? "file" : null;
         if (kind === "file") found = [literal];
         else if (kind === "dir") {
-          found = (await fg("**/*", { cwd: literal, absolute: true, dot: true, onlyFiles: true, suppressErrors: true, ignore: ignoresFor(pattern) }))
+          found = (
+            await fg("**/*", {
+              cwd: literal,
+              absolute: true,
+              dot: true,
+              onlyFiles: true,
+              suppressErrors: true,
+              ignore: ignoresFor(pattern),
+            })
+          )
             .map((f) => path.resolve(f))
             .filter((f) => languageForPath(f) !== null);
         } else {
-          found = (await fg(pattern, { cwd: t.root, absolute: true, dot: true, onlyFiles: true, suppressErrors: true, ignore: ignoresFor(pattern) })).map((f) =>
-            path.resolve(f),
-          );
+          found = (
+            await fg(pattern, {
+              cwd: t.root,
+              absolute: true,
+              dot: true,
+              onlyFiles: true,
+              suppressErrors: true,
+              ignore: ignoresFor(pattern),
+            })
+          ).map((f) => path.resolve(f));
         }
-        found.forEach((f) => all.add(f));
+        for (const f of found) all.add(f);
       }
     }
     return [...all].sort();
@@ -208,7 +227,10 @@ describe("walker", () => {
       const target = { project: "w", root: base, patterns: [pattern] };
       const blocking = await expandTargets([target], { blocking: true });
       const pooled = await expandTargets([target], { blocking: false });
-      expect(blocking.jobs.map((j) => [j.absPath, j.real]), pattern).toEqual(pooled.jobs.map((j) => [j.absPath, j.real]));
+      expect(
+        blocking.jobs.map((j) => [j.absPath, j.real]),
+        pattern,
+      ).toEqual(pooled.jobs.map((j) => [j.absPath, j.real]));
       expect(blocking.diagnostics, pattern).toEqual(pooled.diagnostics);
     }
   });
@@ -222,9 +244,9 @@ describe("walker", () => {
   });
 
   it("finds named files against the patterns as the walk does (pre-commit mode)", async () => {
-    const everything = (await expandTargets([{ project: "w", root: base, patterns: ["**/*", ".dot/**", "node_modules/**", ".git/*"] }])).jobs.map(
-      (j) => j.absPath,
-    );
+    const everything = (
+      await expandTargets([{ project: "w", root: base, patterns: ["**/*", ".dot/**", "node_modules/**", ".git/*"] }])
+    ).jobs.map((j) => j.absPath);
     const candidates = [...everything, path.join(base, "src/.hidden.py"), path.join(base, ".git/i.py"), path.join(base, "nope.py")];
     for (const pattern of patterns) {
       const targets = [{ project: "w", root: base, patterns: [pattern] }];

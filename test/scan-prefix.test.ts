@@ -8,10 +8,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { jdkSources } from "../src/bench/machine-sources.js";
 import { scanText, scanTextPrefix } from "../src/scan/engine.js";
+import { languageForPath } from "../src/scan/languages.js";
 import { windowFor } from "../src/scan/prefix.js";
 import { loadLanguage } from "../src/scan/runtime.js";
 import { markerIndexes } from "../src/scan/text.js";
-import { languageForPath } from "../src/scan/languages.js";
 import { filesUnder, REPO } from "./scan-helpers.js";
 
 const T = "speky" + ":";
@@ -58,7 +58,8 @@ function plantedAnywhere(text: string, comment: string): string {
   return lines.join("\n");
 }
 
-const DEFINITION = /^\s*(?:(?:export|public|private|protected|static|final|async|abstract|pub|default)\s+)*(?:def|class|function|fn|func|interface|enum|struct|impl|void|int|[A-Z]\w*(?:<[^>]*>)?)\s+\w/;
+const DEFINITION =
+  /^\s*(?:(?:export|public|private|protected|static|final|async|abstract|pub|default)\s+)*(?:def|class|function|fn|func|interface|enum|struct|impl|void|int|[A-Z]\w*(?:<[^>]*>)?)\s+\w/;
 
 /** Tags above up to three seeded definition-like lines of the first or second half (the common case). */
 function plantedAbove(text: string, comment: string, half: "first" | "second"): string {

@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import fg from "fast-glob";
-import { Parser, type Node } from "web-tree-sitter";
 import { afterAll, describe, expect, it } from "vitest";
+import { type Node, Parser } from "web-tree-sitter";
 import { languageForPath, languageRow } from "../src/scan/languages.js";
 import { loadGrammar } from "../src/scan/runtime.js";
 import { scanPaths } from "../src/scan/scan.js";
@@ -69,9 +69,7 @@ describe("scanning real third-party code", () => {
 
   // speky:speky-ts#TSCAN-REAL
   it("finds every tag planted above node_modules functions, with symbol and line", async () => {
-    const candidates = (
-      await fg("node_modules/**/*.{js,mjs,cjs,ts}", { cwd: REPO, ignore: ["**/*.d.ts", "**/*.min.js"] })
-    )
+    const candidates = (await fg("node_modules/**/*.{js,mjs,cjs,ts}", { cwd: REPO, ignore: ["**/*.d.ts", "**/*.min.js"] }))
       .sort()
       .filter((f) => statSync(path.join(REPO, f)).size < MAX_BYTES);
     const parsers = new Map<string, Parser>();

@@ -44,9 +44,12 @@ describe("scan output schema", () => {
   it("rejects a reference without its symbol field", () => {
     const bad = {
       version: 1,
-      references: [
-        { project: "fx", id: "A", file: "a.py", line: 1, column: 1, tag_line: 1, tag_column: 1 },
-      ].map((r) => ({ ...r, kind: null, is_test: false, language: "python" })),
+      references: [{ project: "fx", id: "A", file: "a.py", line: 1, column: 1, tag_line: 1, tag_column: 1 }].map((r) => ({
+        ...r,
+        kind: null,
+        is_test: false,
+        language: "python",
+      })),
       diagnostics: [],
       stats: { files: 1, files_with_tags: 1, tags: 1, ms: 0 },
     };

@@ -1,7 +1,8 @@
 // A file cannot flood the output (issue 12, defect 7): at most WARNINGS_PER_CAUSE warnings per
 // file for one cause, then one that counts the rest; references are never dropped.
-import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
+
 import { once } from "node:events";
+import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PROJECTS_PER_CAUSE, WARNINGS_PER_CAUSE } from "../src/scan/cap.js";

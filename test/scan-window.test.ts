@@ -18,7 +18,17 @@ function pointsOf(source: string, mode: "braces" | "offside", barrier?: string) 
 describe("a parse window's start", () => {
   // speky:speky-ts#TSCAN-WINDOW
   it("is found or refused for every line of any text, leading blank lines and edges included", () => {
-    const texts = ["", "\n", "\n\n\n", "a", "\n\nx\n", "\nimport a\n\ndef f():\n  pass\n", "}\n}\n\nx\n", "/*\n\n*/\n\nx\n", readFileSync(new URL(import.meta.url), "utf8")];
+    const texts = [
+      "",
+      "\n",
+      "\n\n\n",
+      "a",
+      "\n\nx\n",
+      "\nimport a\n\ndef f():\n  pass\n",
+      "}\n}\n\nx\n",
+      "/*\n\n*/\n\nx\n",
+      readFileSync(new URL(import.meta.url), "utf8"),
+    ];
     let calls = 0;
     for (const text of texts) {
       for (let i = 0; i <= text.length; i++) {
@@ -37,7 +47,8 @@ describe("a parse window's start", () => {
   });
 
   it("is the top-level declaration holding the tag, and with braces its block's header and the tag's member", () => {
-    const java = "package x;\n\nimport a.b;\n\npublic class Foo extends Bar {\n    int x = 1;\n\n    void a() { if (x) { y(); } }\n\n    @@\n    void m() {}\n}\n";
+    const java =
+      "package x;\n\nimport a.b;\n\npublic class Foo extends Bar {\n    int x = 1;\n\n    void a() { if (x) { y(); } }\n\n    @@\n    void m() {}\n}\n";
     const { lines, points, text } = pointsOf(java, "braces");
     expect(lines).toEqual(["public class Foo extends Bar {", "", `    // ${T}`]);
     expect(text[points![1] - 1]).toBe("{");
@@ -51,7 +62,7 @@ describe("a parse window's start", () => {
   it("is never inside a block comment, a string, a template literal, an #if or a block", () => {
     const inside = [
       "int a;\n\n/*\n\nint b;\n\n@@\nint f() {}\n*/\n",
-        'String s = """\n\nint b;\n\n@@\nint f() {}\n""";\n',
+      'String s = """\n\nint b;\n\n@@\nint f() {}\n""";\n',
       "const s = `\n\nfunction b() {}\n\n@@\nfunction f() {}\n`;\n",
       "#if X\n\nint b;\n\n@@\nint f() {}\n#endif\n",
       "namespace n {\n\nint b;\n\n@@\nint f() {}\n}\n",
@@ -68,8 +79,8 @@ describe("a parse window's start", () => {
   });
 
   it("is found or refused in linear time on hostile text: escaped quotes on one long line, deep braces", () => {
-    const quotes = "x;\n\n" + "'\\".repeat(200_000) + "\n\n// " + T + "\nint f() {}\n";
-    const braces = "x;\n\n" + "{\n".repeat(100_000) + "\n// " + T + "\nint f() {}\n";
+    const quotes = `x;\n\n${"'\\".repeat(200_000)}\n\n// ${T}\nint f() {}\n`;
+    const braces = `x;\n\n${"{\n".repeat(100_000)}\n// ${T}\nint f() {}\n`;
     for (const text of [quotes, braces]) {
       const points = windowPoints(text, text.indexOf(T), "braces", undefined, undefined);
       expect(points === null || points[0] <= text.indexOf(T)).toBe(true);

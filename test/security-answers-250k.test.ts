@@ -23,6 +23,8 @@ it("pages resources/list and test_plan_coverage on 250,000 requirements, under t
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   expect(resources).toBe(REQUIREMENTS + TESTS);
-  const coverage = (await server().client.callTool({ name: "test_plan_coverage", arguments: {} })).structuredContent as { nextCursor?: string };
+  const coverage = (await server().client.callTool({ name: "test_plan_coverage", arguments: {} })).structuredContent as {
+    nextCursor?: string;
+  };
   expect(coverage.nextCursor).toBeTypeOf("string");
 }, 300_000);

@@ -12,13 +12,10 @@ const FORGED_NAME = "x\n::error file=FORGED.py,line=1::forged\ny.py";
 /** A project whose one source file has a hostile name and holds a dangling tag. */
 function forgedTree(): string {
   const dir = tempDir();
-  writeFileSync(
-    path.join(dir, "speky.yaml"),
-    "kind: project\nname: orb\nfiles:\n  - reqs.yaml\ncode_sources:\n  - src/**/*.py\n",
-  );
+  writeFileSync(path.join(dir, "speky.yaml"), "kind: project\nname: orb\nfiles:\n  - reqs.yaml\ncode_sources:\n  - src/**/*.py\n");
   writeFileSync(path.join(dir, "reqs.yaml"), "kind: requirements\ncategory: orbit\nrequirements:\n  - id: ORB-001\n    long: x\n");
   mkdirSync(path.join(dir, "src"));
-  writeFileSync(path.join(dir, "src", FORGED_NAME), "# speky:orb#ORB-999\ndef f():\n    return \"speky:orb#ORB-001\"\n");
+  writeFileSync(path.join(dir, "src", FORGED_NAME), '# speky:orb#ORB-999\ndef f():\n    return "speky:orb#ORB-001"\n');
   // Every other control character, and the Unicode line separators, in one more name.
   writeFileSync(path.join(dir, "src", "z\r\u001b[2J\u0085\u2028\u2029\u007f.py"), "# speky:orb#ORB-998\n");
   return dir;
@@ -64,7 +61,10 @@ describe("control characters in file names and messages", () => {
     const out = JSON.parse(scan.stdout) as { references: { file: string }[] };
     expect(out.references.map((r) => r.file)).toContain(`src/${FORGED_NAME}`);
     // A spec that does not load: its diagnostics go to stderr, as text.
-    writeFileSync(path.join(dir, "reqs.yaml"), "kind: requirements\ncategory: orbit\nrequirements:\n  - id: \"A\\nB\\u2028::error::x\"\n    long: [\n");
+    writeFileSync(
+      path.join(dir, "reqs.yaml"),
+      'kind: requirements\ncategory: orbit\nrequirements:\n  - id: "A\\nB\\u2028::error::x"\n    long: [\n',
+    );
     const failing = runSpekyMeasured(["scan", "speky.yaml"], dir);
     expect(failing.status).toBe(1);
     expectNoForgedLine(failing.stderr);
@@ -110,15 +110,14 @@ describe("the server's stdout closing", () => {
     const dir = forgedTree();
     const server = new MeasuredServer(["speky.yaml", "--verbose"], dir);
     const answered = new Promise<void>((resolve) => server.child.stdout.once("data", () => resolve()));
-    const request = (id: number) =>
-      JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }) + "\n";
+    const request = (id: number) => `${JSON.stringify({ jsonrpc: "2.0", id, method: "ping" })}\n`;
     server.child.stdin.write(
-      JSON.stringify({
+      `${JSON.stringify({
         jsonrpc: "2.0",
         id: 0,
         method: "initialize",
         params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-      }) + "\n",
+      })}\n`,
     );
     await answered;
     // The client stops reading: the next answers hit a closed pipe (EPIPE).

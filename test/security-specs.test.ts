@@ -15,7 +15,7 @@ const MB = 1024 * 1024;
 function yamlBomb(): string {
   const lines = ["kind: requirements", "category: bomb", "requirements:", "  - id: R-0", `    long: &L "${"a".repeat(MB)}"`];
   for (let i = 1; i <= 9000; i++) lines.push(`  - id: R-${i}`, "    long: *L");
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 const deepKey = (parts: number) => Array(parts).fill("x").join(".");
@@ -23,10 +23,7 @@ const deepKey = (parts: number) => Array(parts).fill("x").join(".");
 function project(files: Record<string, string>): string {
   const dir = tempDir();
   const specs = Object.keys(files).filter((f) => f !== "speky.yaml");
-  writeFileSync(
-    path.join(dir, "speky.yaml"),
-    `kind: project\nname: p\nfiles:\n${specs.map((f) => `  - ${f}\n`).join("")}`,
-  );
+  writeFileSync(path.join(dir, "speky.yaml"), `kind: project\nname: p\nfiles:\n${specs.map((f) => `  - ${f}\n`).join("")}`);
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     writeFileSync(path.join(dir, name), text);

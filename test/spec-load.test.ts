@@ -16,7 +16,7 @@ const fixtures = path.join(repo, "fixtures/specs");
 const update = process.env.SPEKY_UPDATE_FIXTURES === "1";
 
 function lines(result: LoadResult): string {
-  return result.diagnostics.map(formatDiagnostic).join("\n") + "\n";
+  return `${result.diagnostics.map(formatDiagnostic).join("\n")}\n`;
 }
 
 /** Compares with a golden file, or rewrites it in update mode. */
@@ -51,10 +51,8 @@ describe("loadSpecs on fixtures", () => {
     expect(result.diagnostics).toEqual([]);
     expect(result.specs).not.toBeNull();
     expect(Object.isFrozen(result.specs!.requirements[0].tags)).toBe(true);
-    const json = JSON.stringify(result.specs, null, 2)
-      .replaceAll(dir, "<fixture>")
-      .replaceAll(repo, "<repo>");
-    golden(path.join(dir, "expected.json"), json + "\n", "expected.json");
+    const json = JSON.stringify(result.specs, null, 2).replaceAll(dir, "<fixture>").replaceAll(repo, "<repo>");
+    golden(path.join(dir, "expected.json"), `${json}\n`, "expected.json");
   });
 
   // speky:speky-ts#TSPEC-INVALID
@@ -87,8 +85,7 @@ describe("loadSpecs on generated trees", () => {
     return dir;
   }
 
-  const requirement = (id: string) =>
-    `kind: requirements\ncategory: functional\nrequirements:\n  - id: ${id}\n    long: text\n`;
+  const requirement = (id: string) => `kind: requirements\ncategory: functional\nrequirements:\n  - id: ${id}\n    long: text\n`;
 
   it("refuses a YAML alias bomb quickly, with a message", async () => {
     const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];

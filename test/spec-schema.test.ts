@@ -40,7 +40,7 @@ function validate(file: string) {
 describe("JSON Schemas", () => {
   it.each(KINDS.map((k) => [k]))("schema/%s matches the loader's field table", (kind) => {
     const file = path.join(repo, "schema", schemaFileName(kind));
-    const expected = JSON.stringify(schemas[kind], null, 2) + "\n";
+    const expected = `${JSON.stringify(schemas[kind], null, 2)}\n`;
     if (update) fs.writeFileSync(file, expected);
     expect(fs.readFileSync(file, "utf8")).toBe(expected);
   });

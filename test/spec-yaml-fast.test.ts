@@ -3,11 +3,11 @@
 // files use, with the formatting variations and YAML 1.1 traps that could tell them apart.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { Diagnostic } from "../src/diagnostics.js";
 import { FileDiagnostics } from "../src/loader/file-diagnostics.js";
 import { parseSimpleYaml } from "../src/loader/yaml/fast.js";
 import { readYamlFully } from "../src/loader/yaml/full.js";
 import { plainScalar } from "../src/loader/yaml/scalars.js";
-import type { Diagnostic } from "../src/diagnostics.js";
 
 type Tree =
   | { t: "map"; entries: [string, Tree][]; step: number }
@@ -23,15 +23,65 @@ const KEYS = ["id", "long", "short", "tags", "a b", "x.y", "key_1", "k-2", "path
 /** Keys YAML 1.1 does not read as strings, or that the fast reader refuses. */
 const ODD_KEYS = ["y", "on", "No", "1", "null", "'quoted'", "a:b", "<<"];
 const PLAIN = [
-  "text", "two words", "yes", "no", "on", "Off", "y", "n", "~", "null", "Null", "true", "FALSE",
-  "123", "010", "0x1F", "0b101", "0o17", "1_000", "1.5", "1e3", "-5", "+7", ".inf", "-.5", "1:30",
-  "2025-05-21", "2001-12-14t21:59:43.10-05:00", "-foo", "a:b", "a#b", "it's", 'x"y', "a [b] {c}",
-  "output:pdf", "SF001", "90%", "x,y", "C++", "a - b", "trailing  ",
+  "text",
+  "two words",
+  "yes",
+  "no",
+  "on",
+  "Off",
+  "y",
+  "n",
+  "~",
+  "null",
+  "Null",
+  "true",
+  "FALSE",
+  "123",
+  "010",
+  "0x1F",
+  "0b101",
+  "0o17",
+  "1_000",
+  "1.5",
+  "1e3",
+  "-5",
+  "+7",
+  ".inf",
+  "-.5",
+  "1:30",
+  "2025-05-21",
+  "2001-12-14t21:59:43.10-05:00",
+  "-foo",
+  "a:b",
+  "a#b",
+  "it's",
+  'x"y',
+  "a [b] {c}",
+  "output:pdf",
+  "SF001",
+  "90%",
+  "x,y",
+  "C++",
+  "a - b",
+  "trailing  ",
 ];
 const QUOTED = [
-  "'single'", "'it''s'", "''", "'  spaced  '", "'# not comment'", '"double"', '"tab\\tnew\\nline"',
-  '"quote \\" inside"', '"\\x41\\u00e9\\U0001F600"', '""', '"back\\\\slash"', '"yes"', "'123'", '"a: b"',
-  '"\\e\\N\\_"', '"bad \\q"',
+  "'single'",
+  "'it''s'",
+  "''",
+  "'  spaced  '",
+  "'# not comment'",
+  '"double"',
+  '"tab\\tnew\\nline"',
+  '"quote \\" inside"',
+  '"\\x41\\u00e9\\U0001F600"',
+  '""',
+  '"back\\\\slash"',
+  '"yes"',
+  "'123'",
+  '"a: b"',
+  '"\\e\\N\\_"',
+  '"bad \\q"',
 ];
 const BLOCK_LINES = ["line", "two words", "", "  indented", "# not a comment", "a: b", "- item", "  "];
 const FLOW = ["a", "b:c", "'s'", '"d"', "1", "yes", "x y", "~", "-1", "a#b"];
@@ -115,15 +165,9 @@ function entry(head: string, value: Tree, indent: number, step: number, inMap: b
     case "flow":
       return [`${head} [${value.items.join(", ")}]${value.comment ? " # c" : ""}`];
     case "multi":
-      return [
-        `${head} first`,
-        ...value.lines.map((l) => (l === "" ? "" : pad(indent + 1 + value.extra) + l)),
-      ];
+      return [`${head} first`, ...value.lines.map((l) => (l === "" ? "" : pad(indent + 1 + value.extra) + l))];
     case "block":
-      return [
-        `${head} ${value.header}`,
-        ...value.lines.map((l) => (l === "" ? "" : pad(indent + 1 + value.extra) + l)),
-      ];
+      return [`${head} ${value.header}`, ...value.lines.map((l) => (l === "" ? "" : pad(indent + 1 + value.extra) + l))];
   }
 }
 

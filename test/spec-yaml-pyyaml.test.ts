@@ -7,8 +7,8 @@ import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../src/diagnostics.js";
-import type { SNode } from "../src/loader/node.js";
 import { FileDiagnostics } from "../src/loader/file-diagnostics.js";
+import type { SNode } from "../src/loader/node.js";
 import { readYaml } from "../src/loader/yaml/source.js";
 
 const SEED = Number(process.env.PYYAML_SEED ?? 20261130);
@@ -23,16 +23,83 @@ type Tree =
   | { t: "merge" }
   | { t: "empty" };
 
-const KEYS = ["id", "long", "short", "tags", "a b", "x.y", "k-2", "2", "yes", "null", "=", "'q'", "\"d\""];
+const KEYS = ["id", "long", "short", "tags", "a b", "x.y", "k-2", "2", "yes", "null", "=", "'q'", '"d"'];
 const SCALARS = [
-  "text", "two words", "yes", "No", "on", "OFF", "y", "n", "~", "null", "true", "123", "010", "0x1F",
-  "0b101", "0o17", "1_000", "1.5", "1e3", "1.5e+3", "-5", "+7", "-0", ".inf", "-.Inf", ".NaN", "1:30",
-  "190:20:30.15", "2025-05-21", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.1 -5",
-  "2001-12-15T02:59:43.1Z", "a#b", "it's", "x,y", "C++", "90%", "=", "<<", "= x", "<<x",
-  "'single'", "'it''s'", "''", '"double"', '"tab\\tnew\\nline"', '"\\x41\\u00e9"', '"a: b"', '"\\e\\N\\_"',
-  '"q\tr"', "[a, b, 1]", "[=]", "[]", "{}", "{a: 1, b: [x]}", "@x", "!!str 12", "!!int '7'",
-  "!!float 1", "!!float 1:30", "!!float x", "!!null x", "!!int 0x1F", "first\n  second", "{a: [1, {b: c}], 'd': \"e\"}",
-  "x # c\n# full line", "a: b", "? k", "...", "&anc v", "0.5e3", "0:1:2", "+.inf", "2001-1-1", "20:03:20",
+  "text",
+  "two words",
+  "yes",
+  "No",
+  "on",
+  "OFF",
+  "y",
+  "n",
+  "~",
+  "null",
+  "true",
+  "123",
+  "010",
+  "0x1F",
+  "0b101",
+  "0o17",
+  "1_000",
+  "1.5",
+  "1e3",
+  "1.5e+3",
+  "-5",
+  "+7",
+  "-0",
+  ".inf",
+  "-.Inf",
+  ".NaN",
+  "1:30",
+  "190:20:30.15",
+  "2025-05-21",
+  "2001-12-14t21:59:43.10-05:00",
+  "2001-12-14 21:59:43.1 -5",
+  "2001-12-15T02:59:43.1Z",
+  "a#b",
+  "it's",
+  "x,y",
+  "C++",
+  "90%",
+  "=",
+  "<<",
+  "= x",
+  "<<x",
+  "'single'",
+  "'it''s'",
+  "''",
+  '"double"',
+  '"tab\\tnew\\nline"',
+  '"\\x41\\u00e9"',
+  '"a: b"',
+  '"\\e\\N\\_"',
+  '"q\tr"',
+  "[a, b, 1]",
+  "[=]",
+  "[]",
+  "{}",
+  "{a: 1, b: [x]}",
+  "@x",
+  "!!str 12",
+  "!!int '7'",
+  "!!float 1",
+  "!!float 1:30",
+  "!!float x",
+  "!!null x",
+  "!!int 0x1F",
+  "first\n  second",
+  "{a: [1, {b: c}], 'd': \"e\"}",
+  "x # c\n# full line",
+  "a: b",
+  "? k",
+  "...",
+  "&anc v",
+  "0.5e3",
+  "0:1:2",
+  "+.inf",
+  "2001-1-1",
+  "20:03:20",
 ];
 const SEPARATORS = [" ", " ", " ", " ", "  ", "\t", " \t"];
 const AFTER = ["", "", "", " # c", "\t", " \t# c", "  # c\tc"];
@@ -120,9 +187,7 @@ class Writer {
       case "merge":
         // A merge key needs a map around it; in a list it is a one-entry map.
         if (!this.done.length) return [`${head} ~`];
-        return inMap
-          ? [`${head} ~`, `${pad(indent)}<<: *a${this.done[0]}`]
-          : [`${head} {<<: *a${this.done[this.done.length - 1]}}`];
+        return inMap ? [`${head} ~`, `${pad(indent)}<<: *a${this.done[0]}`] : [`${head} {<<: *a${this.done[this.done.length - 1]}}`];
       case "scalar":
         return [`${head}${value.sep}${value.text}${value.after}`];
       case "block":
@@ -207,8 +272,7 @@ describe("YAML as PyYAML reads it", () => {
         knownRefusals++;
         continue;
       }
-      const same =
-        "error" in theirs ? "error" in ours : "ok" in ours && JSON.stringify(ours.ok) === JSON.stringify(theirs.ok);
+      const same = "error" in theirs ? "error" in ours : "ok" in ours && JSON.stringify(ours.ok) === JSON.stringify(theirs.ok);
       if (!same) mismatches.push(`${JSON.stringify(text)}\n  ours:   ${JSON.stringify(ours)}\n  PyYAML: ${JSON.stringify(theirs)}`);
     }
     if (process.env.SHOW_ALL) console.log(mismatches.length, mismatches.join("\n"));
@@ -238,7 +302,10 @@ describe("YAML as PyYAML reads it", () => {
       const root = await readYaml(text, new FileDiagnostics("x.yaml", sink));
       if (typeof want === "string") {
         expect(root, text).toBeUndefined();
-        expect(sink.map((d) => `${d.line}:${d.column}`), text).toEqual([want]);
+        expect(
+          sink.map((d) => `${d.line}:${d.column}`),
+          text,
+        ).toEqual([want]);
       } else expect(plain(root!), text).toEqual(want);
     }
   });

@@ -2,7 +2,7 @@
 // through the real CLI and server: link cycles, ignore files, paths and links leaving the
 // project, and a FIFO outside it that would block whoever opened it. Every child process runs
 // under a time limit: a hang fails the test instead of CI.
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -64,12 +64,32 @@ describe("confinement", () => {
   // speky:speky-ts#TWALK-CONFINE
   it("refuses paths and globs leaving the project at their manifest line, quoting nothing", () => {
     const cases: [string, string, RegExp][] = [
-      ["environ.yaml", "files: [specs/reqs.yaml]\ncomments_csvs: [/proc/self/environ]\n", /^environ\.yaml:4:17: error: '\/proc\/self\/environ' names the kernel's virtual files/m],
-      ["up.yaml", "files: [specs/reqs.yaml]\ncomments_csvs: ['../**/*.csv']\n", /^up\.yaml:4:17: error: '\.\.\/\*\*\/\*\.csv' reaches outside the project/m],
+      [
+        "environ.yaml",
+        "files: [specs/reqs.yaml]\ncomments_csvs: [/proc/self/environ]\n",
+        /^environ\.yaml:4:17: error: '\/proc\/self\/environ' names the kernel's virtual files/m,
+      ],
+      [
+        "up.yaml",
+        "files: [specs/reqs.yaml]\ncomments_csvs: ['../**/*.csv']\n",
+        /^up\.yaml:4:17: error: '\.\.\/\*\*\/\*\.csv' reaches outside the project/m,
+      ],
       ["etc.yaml", "files: ['/etc/**/*.yaml']\n", /^etc\.yaml:3:9: error: '\/etc\/\*\*\/\*\.yaml' reaches outside the project/m],
-      ["proc.yaml", "files: [specs/reqs.yaml]\ncode_sources: ['/proc/**/*.py']\n", /^proc\.yaml:4:16: error: '\/proc\/\*\*\/\*\.py' names the kernel's virtual files/m],
-      ["root.yaml", "root_directory: /\nfiles: [specs/reqs.yaml]\n", /^root\.yaml:3:17: error: root directory '\/' is outside the project/m],
-      ["sibling.yaml", "files: [../outside/secret.yaml]\n", /^sibling\.yaml:3:9: error: '\.\.\/outside\/secret\.yaml' reaches outside the project/m],
+      [
+        "proc.yaml",
+        "files: [specs/reqs.yaml]\ncode_sources: ['/proc/**/*.py']\n",
+        /^proc\.yaml:4:16: error: '\/proc\/\*\*\/\*\.py' names the kernel's virtual files/m,
+      ],
+      [
+        "root.yaml",
+        "root_directory: /\nfiles: [specs/reqs.yaml]\n",
+        /^root\.yaml:3:17: error: root directory '\/' is outside the project/m,
+      ],
+      [
+        "sibling.yaml",
+        "files: [../outside/secret.yaml]\n",
+        /^sibling\.yaml:3:9: error: '\.\.\/outside\/secret\.yaml' reaches outside the project/m,
+      ],
     ];
     for (const [name, body, expected] of cases) {
       manifest(name, body);
@@ -92,8 +112,13 @@ describe("confinement", () => {
     children.push(writer);
     const specLink = speky(["check", "--no-cache", "spec-link.yaml"], proj);
     expect(specLink.status).toBe(1);
-    expect(specLink.out).toMatch(/^spec-link\.yaml:3:9: error: 'specs\/\*\.yaml' reaches outside the project .* through 'specs\/zz-link\.yaml', a link/m);
-    for (const args of [["check", "--no-cache", "--format", "json", "links.yaml"], ["scan", "--no-cache", "links.yaml"]]) {
+    expect(specLink.out).toMatch(
+      /^spec-link\.yaml:3:9: error: 'specs\/\*\.yaml' reaches outside the project .* through 'specs\/zz-link\.yaml', a link/m,
+    );
+    for (const args of [
+      ["check", "--no-cache", "--format", "json", "links.yaml"],
+      ["scan", "--no-cache", "links.yaml"],
+    ]) {
       const r = speky(args, proj);
       expect(r.status, r.out).toBe(args[0] === "check" ? 1 : 0);
       expect(r.out).toMatch(/'linked\/\*\*\/\*\.py' reaches outside the project .* through 'linked\/code', a link/);
@@ -127,7 +152,12 @@ describe("walks", () => {
   function cycleTree(root: string): void {
     write(path.relative(scratch, path.join(root, "src/a/x.py")), `# ${T}p#R1\ndef x():\n    pass\n`);
     write(path.relative(scratch, path.join(root, "src/b/y.py")), `# ${T}p#R1\ndef y():\n    pass\n`);
-    for (const [link, to] of [["a/l1", "../b"], ["a/l2", "../b"], ["b/m1", "../a"], ["b/m2", "../a"]]) {
+    for (const [link, to] of [
+      ["a/l1", "../b"],
+      ["a/l2", "../b"],
+      ["b/m1", "../a"],
+      ["b/m2", "../a"],
+    ]) {
       symlinkSync(to, path.join(root, "src", link));
     }
   }
@@ -195,7 +225,12 @@ describe("walks", () => {
     // A walk remembered by the scan cache is walked again once an ignore file changes in place.
     const cacheDir = path.join(scratch, "ignored-cache");
     const cached = () => {
-      const r = spawnSync(process.execPath, [SPEKY_BIN, "scan", "speky.yaml"], { cwd: root, encoding: "utf8", timeout: 60_000, env: { ...process.env, SPEKY_CACHE_DIR: cacheDir } });
+      const r = spawnSync(process.execPath, [SPEKY_BIN, "scan", "speky.yaml"], {
+        cwd: root,
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, SPEKY_CACHE_DIR: cacheDir },
+      });
       expect(r.status, r.stderr).toBe(0);
       return JSON.parse(r.stdout).references.map((ref: { file: string }) => ref.file);
     };

@@ -88,13 +88,17 @@ describe("safe-read", () => {
     execFileSync("mkfifo", [path.join(dir, "fifo.yaml")]);
     symlinkSync("/dev/zero", path.join(dir, "zero.yaml"));
     const out = isolated(`
-      import { readSpecFile } from ${dist("spec/files.js")};
+      import { readSpecFile } from ${dist("loader/files.js")};
       console.log(JSON.stringify([await readSpecFile(${JSON.stringify(path.join(dir, "fifo.yaml"))}), await readSpecFile(${JSON.stringify(path.join(dir, "zero.yaml"))})]));
     `);
     expect(out).toEqual([{ problem: "this is not a regular file" }, { problem: "this is not a regular file" }]);
     // pre-commit passes file names after the manifest: one that is a FIFO is no spec, and no hang.
     writeFileSync(path.join(dir, "speky.yaml"), "kind: project\nname: p\nfiles: []\n");
-    const r = spawnSync(process.execPath, [path.join(REPO, "bin/speky.js"), "check", "--no-cache", "speky.yaml", "fifo.yaml"], { cwd: dir, encoding: "utf8", timeout: 20_000 });
+    const r = spawnSync(process.execPath, [path.join(REPO, "bin/speky.js"), "check", "--no-cache", "speky.yaml", "fifo.yaml"], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 20_000,
+    });
     expect(r.signal, r.stderr).toBeNull();
     expect(r.status, r.stdout + r.stderr).toBe(0);
   });

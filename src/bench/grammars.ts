@@ -97,11 +97,11 @@ interface FileOutcome {
 async function child(wasm: string, listFile: string, start: number): Promise<void> {
   const files = JSON.parse(readFileSync(listFile, "utf8")) as string[];
   const bound = parseBoundMs();
-  let grammar;
+  let grammar: Awaited<ReturnType<typeof loadWasm>>;
   try {
     grammar = await loadWasm(wasm);
   } catch (err) {
-    process.stdout.write(JSON.stringify({ load: err instanceof Error ? err.message : String(err) }) + "\n");
+    process.stdout.write(`${JSON.stringify({ load: err instanceof Error ? err.message : String(err) })}\n`);
     return;
   }
   const parser = new Parser();
@@ -111,7 +111,7 @@ async function child(wasm: string, listFile: string, start: number): Promise<voi
     try {
       text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(files[i]));
     } catch {
-      process.stdout.write(JSON.stringify({ i, skip: true }) + "\n");
+      process.stdout.write(`${JSON.stringify({ i, skip: true })}\n`);
       continue;
     }
     const started = performance.now();
@@ -132,13 +132,13 @@ async function child(wasm: string, listFile: string, start: number): Promise<voi
     } catch (err) {
       outcome.ms = performance.now() - started;
       outcome.runtimeError = err instanceof Error ? err.message : String(err);
-      process.stdout.write(JSON.stringify({ i, ...outcome }) + "\n");
+      process.stdout.write(`${JSON.stringify({ i, ...outcome })}\n`);
       // A trap may have broken the runtime; a JavaScript error (a missing import) unwinds cleanly.
       if (err instanceof WebAssembly.RuntimeError) process.exit(3);
       parser.reset();
       continue;
     }
-    process.stdout.write(JSON.stringify({ i, ...outcome }) + "\n");
+    process.stdout.write(`${JSON.stringify({ i, ...outcome })}\n`);
   }
 }
 
@@ -146,7 +146,17 @@ const MAX_RESTARTS = 100;
 
 /** One build of one grammar on `files`, in child processes of this script. */
 function measure(language: string, wasm: string, build: string, files: string[]): HealthRow | string {
-  const row: HealthRow = { language, build, files: 0, withErrors: 0, runtimeErrors: 0, overBound: 0, slowestMs: 0, slowestFile: "", firstRuntimeError: null };
+  const row: HealthRow = {
+    language,
+    build,
+    files: 0,
+    withErrors: 0,
+    runtimeErrors: 0,
+    overBound: 0,
+    slowestMs: 0,
+    slowestFile: "",
+    firstRuntimeError: null,
+  };
   const listFile = path.join(tmpdir(), `speky-bench-grammars-${process.pid}.json`);
   writeFileSync(listFile, JSON.stringify(files));
   let start = 0;
@@ -216,7 +226,9 @@ export function healthTable(rows: HealthRow[]): string {
   ];
   for (const r of rows) {
     const slowest = r.slowestFile ? `${Math.round(r.slowestMs)} ms ${path.basename(r.slowestFile)}` : "-";
-    lines.push(`| ${r.language} | ${r.build} | ${r.files} | ${pct(r.withErrors, r.files)} | ${r.runtimeErrors} | ${r.overBound} | ${slowest} |`);
+    lines.push(
+      `| ${r.language} | ${r.build} | ${r.files} | ${pct(r.withErrors, r.files)} | ${r.runtimeErrors} | ${r.overBound} | ${slowest} |`,
+    );
   }
   return lines.join("\n");
 }
@@ -242,11 +254,13 @@ async function main(): Promise<void> {
         continue;
       }
       rows.push(measured);
-      console.error(`${id} ${build}: ${measured.files} files${measured.firstRuntimeError ? `, first runtime error: ${measured.firstRuntimeError}` : ""}`);
+      console.error(
+        `${id} ${build}: ${measured.files} files${measured.firstRuntimeError ? `, first runtime error: ${measured.firstRuntimeError}` : ""}`,
+      );
     }
   }
   console.log(healthTable(rows));
-  if (options.json) writeFileSync(options.json, JSON.stringify(rows, null, 2) + "\n");
+  if (options.json) writeFileSync(options.json, `${JSON.stringify(rows, null, 2)}\n`);
 }
 
 await main();

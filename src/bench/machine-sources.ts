@@ -8,7 +8,9 @@ import path from "node:path";
 /** The entries of `parent` whose names match, as paths; none when it cannot be read. */
 export function childPaths(parent: string, pattern: RegExp): string[] {
   try {
-    return readdirSync(parent).filter((n) => pattern.test(n)).map((n) => path.join(parent, n));
+    return readdirSync(parent)
+      .filter((n) => pattern.test(n))
+      .map((n) => path.join(parent, n));
   } catch {
     return [];
   }

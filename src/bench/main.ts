@@ -7,15 +7,15 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadSpecs } from "../loader/load.js";
 import { generateLargeSpec } from "../loader/generate.js";
+import { loadSpecs } from "../loader/load.js";
 import { benchLsp, LSP_GOALS } from "./lsp-latency.js";
 import { benchMcp } from "./mcp-latency.js";
-import { benchReport, REPORT_GOALS, type ReportFigures } from "./report.js";
-import { writeTaggedSources } from "./tagged-sources.js";
 import { phaseTable } from "./phases.js";
 import { profileLines, summarizeProfiles } from "./profile.js";
-import { BENCH_PROJECT, ensureBenchTree, type BenchTree } from "./tree.js";
+import { benchReport, REPORT_GOALS, type ReportFigures } from "./report.js";
+import { writeTaggedSources } from "./tagged-sources.js";
+import { BENCH_PROJECT, type BenchTree, ensureBenchTree } from "./tree.js";
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(PACKAGE_ROOT, "bin/speky.js");
@@ -25,7 +25,16 @@ const TIME = "/usr/bin/time";
 const MCP_SIZE = { requirements: 10_000, tests: 20_000, codeReferences: 50_000 };
 
 /** Issue 14: done at cold ≤ 5× and warm ≤ 1.2× rg (aims 3× and 1×); the server's start against a cold scan. */
-const GOALS = { coldOverRg: 5, warmOverRg: 1.2, coldAim: 3, warmAim: 1, rssMb: 300, checkOverVersion: 3, mcpInitOverCold: 0.25, mcpFirstOverCold: 1.5 };
+const GOALS = {
+  coldOverRg: 5,
+  warmOverRg: 1.2,
+  coldAim: 3,
+  warmAim: 1,
+  rssMb: 300,
+  checkOverVersion: 3,
+  mcpInitOverCold: 0.25,
+  mcpFirstOverCold: 1.5,
+};
 
 /** The machine is shared: every figure is printed with the 1-minute load average beside it. */
 const loadAverage = () => `load ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`;
@@ -129,10 +138,14 @@ function recallOf(tree: BenchTree, doc: ScanDoc): ScanFigures["recall"] {
 
 function benchScan(tree: BenchTree, cacheDir: string, title: string): ScanFigures {
   log();
-  log(`${title}: ${tree.files.toLocaleString("en-US")} files, ${(tree.bytes / 1e6).toFixed(0)} MB, ${tree.planted.length.toLocaleString("en-US")} planted tags`);
+  log(
+    `${title}: ${tree.files.toLocaleString("en-US")} files, ${(tree.bytes / 1e6).toFixed(0)} MB, ${tree.planted.length.toLocaleString("en-US")} planted tags`,
+  );
   log(`   tree: ${tree.repo}`);
   const composition = tree.composition
-    ? `real files of this machine: ${Object.entries(tree.composition).map(([language, n]) => `${n.toLocaleString("en-US")} ${language}`).join(", ")}`
+    ? `real files of this machine: ${Object.entries(tree.composition)
+        .map(([language, n]) => `${n.toLocaleString("en-US")} ${language}`)
+        .join(", ")}`
     : "copies of this package's node_modules source files + generated .py .go .rs .java .ts";
   log(`   (${composition}; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores)`);
   const env = { SPEKY_CACHE_DIR: cacheDir };
@@ -155,7 +168,9 @@ function benchScan(tree: BenchTree, cacheDir: string, title: string): ScanFigure
   const cold = [0, 1, 2].map(() => spekyIn(coldArgs));
   const coldBest = best(cold);
   const doc = JSON.parse(coldBest.stdout) as ScanDoc;
-  log(`   speky scan --no-cache (cold) ${fmtMs(coldBest.ms).padStart(8)}   (${doc.stats.files} files, ${doc.stats.files_with_tags} with tags, best of 3; ${loadAverage()})`);
+  log(
+    `   speky scan --no-cache (cold) ${fmtMs(coldBest.ms).padStart(8)}   (${doc.stats.files} files, ${doc.stats.files_with_tags} with tags, best of 3; ${loadAverage()})`,
+  );
 
   rmSync(cacheDir, { recursive: true, force: true });
   const priming = spekyIn(scanArgs);
@@ -163,10 +178,13 @@ function benchScan(tree: BenchTree, cacheDir: string, title: string): ScanFigure
   const warm = [0, 1, 2].map(() => spekyIn(scanArgs));
   const warmBest = best(warm);
   log(`   speky scan (warm, cached)    ${fmtMs(warmBest.ms).padStart(8)}   (best of 3; ${loadAverage()})`);
-  const identical = warm.every((r) => withoutMs(r.stdout) === withoutMs(coldBest.stdout)) && withoutMs(priming.stdout) === withoutMs(coldBest.stdout);
+  const identical =
+    warm.every((r) => withoutMs(r.stdout) === withoutMs(coldBest.stdout)) && withoutMs(priming.stdout) === withoutMs(coldBest.stdout);
   log(`   warm output identical to cold: ${identical ? "yes" : "NO"}`);
   const rssMb = peakRss([...cold, priming, ...warm]);
-  log(`   peak RSS: cold ${peakRss(cold)?.toFixed(0) ?? "?"} MB, cache writing ${peakRss([priming])?.toFixed(0) ?? "?"} MB, warm ${peakRss(warm)?.toFixed(0) ?? "?"} MB`);
+  log(
+    `   peak RSS: cold ${peakRss(cold)?.toFixed(0) ?? "?"} MB, cache writing ${peakRss([priming])?.toFixed(0) ?? "?"} MB, warm ${peakRss(warm)?.toFixed(0) ?? "?"} MB`,
+  );
   const recall = recallOf(tree, doc);
   log(`   recall: ${recall.found}/${recall.planted} planted tags found, ${recall.onSymbol} on the function they were planted above`);
   return { rgMs, coldMs: coldBest.ms, warmMs: warmBest.ms, rssMb, recall };
@@ -178,7 +196,9 @@ function benchPrecommit(tree: BenchTree, cacheDir: string): { checkMs: number; v
   const args = ["check", "--no-cache", tree.manifest, ...tree.commitFiles];
   const runs = [0, 1, 2].map(() => speky(args, { SPEKY_CACHE_DIR: cacheDir }));
   const b = best(runs);
-  log(`   speky check --no-cache M F1..F10 ${fmtMs(b.ms).padStart(8)}   (exit ${b.status}, best of 3; the files are parsed, as a commit's changed files are; ${loadAverage()})`);
+  log(
+    `   speky check --no-cache M F1..F10 ${fmtMs(b.ms).padStart(8)}   (exit ${b.status}, best of 3; the files are parsed, as a commit's changed files are; ${loadAverage()})`,
+  );
   const version = best([0, 1, 2].map(() => speky(["--version"])));
   log(`   speky --version                  ${fmtMs(version.ms).padStart(8)}   (best of 3; ${loadAverage()})`);
   return { checkMs: b.ms, versionMs: version.ms };
@@ -196,7 +216,9 @@ async function benchMcpServer(cacheDir: string): Promise<{ initMs: number | null
     const cold = best([0, 1, 2].map(() => speky(["scan", "--no-cache", manifest], { SPEKY_CACHE_DIR: cacheDir })));
     coldMs = cold.ms;
     const tags = cold.status === 0 ? (JSON.parse(cold.stdout) as ScanDoc).references.length : 0;
-    log(`   speky scan --no-cache of the same project (load + scan, cold): ${fmtMs(coldMs)} (${tags} references, best of 3; ${loadAverage()})`);
+    log(
+      `   speky scan --no-cache of the same project (load + scan, cold): ${fmtMs(coldMs)} (${tags} references, best of 3; ${loadAverage()})`,
+    );
     if (tags === 0) log(`   (that scan failed: exit ${cold.status}, ${cold.stderr.trim().split("\n")[0]})`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -227,8 +249,18 @@ async function benchLspServer(cacheDir: string): Promise<Row[]> {
   const requests = worst(p99);
   const diagnostics = worst(diagnosticsMs);
   return [
-    { goal: "LSP hover/definition/completion p99", measured: requests === null ? "?" : `${requests.toFixed(1)} ms (worst)`, target: `< ${LSP_GOALS.requestP99Ms} ms`, met: requests === null ? null : requests < LSP_GOALS.requestP99Ms },
-    { goal: "LSP keystroke → diagnostics", measured: diagnostics === null ? "?" : `${fmtMs(diagnostics)} (worst)`, target: `< ${LSP_GOALS.diagnosticsMs} ms`, met: diagnostics === null ? null : diagnostics < LSP_GOALS.diagnosticsMs },
+    {
+      goal: "LSP hover/definition/completion p99",
+      measured: requests === null ? "?" : `${requests.toFixed(1)} ms (worst)`,
+      target: `< ${LSP_GOALS.requestP99Ms} ms`,
+      met: requests === null ? null : requests < LSP_GOALS.requestP99Ms,
+    },
+    {
+      goal: "LSP keystroke → diagnostics",
+      measured: diagnostics === null ? "?" : `${fmtMs(diagnostics)} (worst)`,
+      target: `< ${LSP_GOALS.diagnosticsMs} ms`,
+      met: diagnostics === null ? null : diagnostics < LSP_GOALS.diagnosticsMs,
+    },
   ];
 }
 
@@ -276,7 +308,12 @@ function reportRows(r: ReportFigures): Row[] {
       target: `< ${fmtMs(REPORT_GOALS.generateMs)}`,
       met: r.cpuMs === null ? null : r.cpuMs < REPORT_GOALS.generateMs,
     },
-    { goal: "report search, slowest keystroke", measured: `${fmtMs(worst)} (best of 3 each)`, target: `< ${REPORT_GOALS.keystrokeMs} ms`, met: worst < REPORT_GOALS.keystrokeMs },
+    {
+      goal: "report search, slowest keystroke",
+      measured: `${fmtMs(worst)} (best of 3 each)`,
+      target: `< ${REPORT_GOALS.keystrokeMs} ms`,
+      met: worst < REPORT_GOALS.keystrokeMs,
+    },
   ];
 }
 
@@ -297,11 +334,17 @@ async function main(): Promise<void> {
   const cacheDir = mkdtempSync(path.join(tmpdir(), "speky-bench-cache-"));
   try {
     const scan = benchScan(tree, cacheDir, "2. Scan, issue 14's tree (tree-real.ts)");
-    const dense = benchScan(ensureBenchTree((line) => log(`   ${line}`), "dense"), cacheDir, "2b. Scan, the dense tree (a tag in one file of three: parsing dominates)");
+    const dense = benchScan(
+      ensureBenchTree((line) => log(`   ${line}`), "dense"),
+      cacheDir,
+      "2b. Scan, the dense tree (a tag in one file of three: parsing dominates)",
+    );
     const precommit = benchPrecommit(tree, cacheDir);
     const mcp = await benchMcpServer(cacheDir);
     log();
-    log("Phases of a cold scan, CPU of one thread (src/bench/phases.ts): before = the code path issue 14 replaced (— where unchanged), after = today's");
+    log(
+      "Phases of a cold scan, CPU of one thread (src/bench/phases.ts): before = the code path issue 14 replaced (— where unchanged), after = today's",
+    );
     for (const line of phaseTable(tree.repo)) log(`   ${line}`);
     // `npm run bench -- speed`: issue 14's figures only (scan, pre-commit, MCP start-up, phases).
     const speedOnly = process.argv[2] === "speed";
@@ -332,7 +375,12 @@ async function main(): Promise<void> {
     rows.push({ goal: "  dense tree: cold / rg", measured: denseRatio(dense.coldMs), target: "(not a goal)", met: null });
     rows.push({ goal: "  dense tree: warm / rg", measured: denseRatio(dense.warmMs), target: "(not a goal)", met: null });
     const { found, planted } = scan.recall;
-    rows.push({ goal: "recall of planted tags", measured: `${((100 * found) / planted).toFixed(1)}% (${found}/${planted})`, target: "100%", met: found === planted });
+    rows.push({
+      goal: "recall of planted tags",
+      measured: `${((100 * found) / planted).toFixed(1)}% (${found}/${planted})`,
+      target: "100%",
+      met: found === planted,
+    });
     rows.push({
       goal: "  the same, dense tree",
       measured: `${((100 * dense.recall.found) / dense.recall.planted).toFixed(1)}% (${dense.recall.found}/${dense.recall.planted})`,

@@ -2,7 +2,7 @@
 // `initialize` answer and to the first answer holding code references (best of 3 spawns, each
 // with an empty scan cache), then p50/p99 round trips per tool, measured on raw JSON-RPC
 // lines so that no client-side validation is counted.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -48,12 +48,12 @@ class RawClient {
         this.pending.delete(id);
         resolve(answer);
       });
-      this.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
+      this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });
   }
 
   notify(method: string): void {
-    this.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method }) + "\n");
+    this.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method })}\n`);
   }
 }
 
@@ -121,14 +121,18 @@ async function measure(dir: string, manifest: string): Promise<string[]> {
     if (run < STARTS) continue;
     const all = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(", ");
     out.lines[1] = `  spawn to initialize answer (specs loaded, scan in the background): ${Math.min(...inits).toFixed(0)} ms (best of ${STARTS}: ${all(inits)})`;
-    out.lines[2] = out.lines[2].replace(/: \d+ ms/, `: ${Math.min(...firsts).toFixed(0)} ms`) + ` (best of ${STARTS}: ${all(firsts)})`;
+    out.lines[2] = `${out.lines[2].replace(/: \d+ ms/, `: ${Math.min(...firsts).toFixed(0)} ms`)} (best of ${STARTS}: ${all(firsts)})`;
     return out.lines;
   }
   return [];
 }
 
 /** One spawn, with a scan cache of its own (empty: the first code reference waits for a cold scan). */
-async function measureOnce(dir: string, manifest: string, latencies: boolean): Promise<string | { startup: number; firstReference: number; lines: string[] }> {
+async function measureOnce(
+  dir: string,
+  manifest: string,
+  latencies: boolean,
+): Promise<string | { startup: number; firstReference: number; lines: string[] }> {
   const cacheDir = mkdtempSync(path.join(tmpdir(), "speky-mcp-bench-cache-"));
   const started = performance.now();
   const child = spawn(process.execPath, [MAIN, "--quiet", manifest], { cwd: dir, env: { ...process.env, SPEKY_CACHE_DIR: cacheDir } });
@@ -177,7 +181,9 @@ async function measureOnce(dir: string, manifest: string, latencies: boolean): P
       }
       times.sort((a, b) => a - b);
       const size = bytes >= 10_000 ? `${Math.round(bytes / 1000)} kB` : `${bytes} B`;
-      lines.push(`  ${c.label.padEnd(36)} ${String(CALLS).padStart(5)} ${ms(percentile(times, 50))} ${ms(percentile(times, 99))} ${size.padStart(9)}`);
+      lines.push(
+        `  ${c.label.padEnd(36)} ${String(CALLS).padStart(5)} ${ms(percentile(times, 50))} ${ms(percentile(times, 99))} ${size.padStart(9)}`,
+      );
     }
     return { startup, firstReference, lines };
   } finally {

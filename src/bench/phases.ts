@@ -11,11 +11,11 @@ import { Query } from "web-tree-sitter";
 import { cacheKey, computeCacheKey } from "../scan/cache-file.js";
 import { scanText, scanTextPrefix, scanTextWith } from "../scan/engine.js";
 import { languageForPath, languageForShebang } from "../scan/languages.js";
-import { loadLanguage, querySource } from "../scan/runtime.js";
 import { windowFor } from "../scan/prefix.js";
+import { loadLanguage, querySource } from "../scan/runtime.js";
 import { markerIndexes } from "../scan/text.js";
 import { expandPaths } from "../scan/walk.js";
-import { isPending, readTask, type PendingParse } from "../scan/worker-task.js";
+import { isPending, type PendingParse, readTask } from "../scan/worker-task.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.resolve(HERE, "../../bin/speky.js");
@@ -61,7 +61,12 @@ async function measure(repo: string): Promise<Phase[]> {
   const version = childCpu([BIN, "--version"]);
   const eager = childCpu(["--import", "fast-glob", BIN, "--version"]);
   if (bare !== null && version !== null && eager !== null) {
-    phases.push({ phase: "module loading (--version over node -e 0)", before: eager - bare, after: version - bare, note: "fast-glob loaded on first manifest glob" });
+    phases.push({
+      phase: "module loading (--version over node -e 0)",
+      before: eager - bare,
+      after: version - bare,
+      note: "fast-glob loaded on first manifest glob",
+    });
   }
   const target = { project: "bench", root: repo, patterns: [] };
   const [walked, walkMs] = await cpuAsync(() => expandPaths(["."], repo, target, {}, { blocking: true }));
@@ -77,7 +82,12 @@ async function measure(repo: string): Promise<Phase[]> {
   };
   const [, stampedMs] = cpu(() => readAll(false));
   const [pending, readMs] = cpu(() => readAll(true));
-  phases.push({ phase: "read + marker search", before: stampedMs, after: readMs, note: `${pending.length} files hold the marker; no fstat without a cache` });
+  phases.push({
+    phase: "read + marker search",
+    before: stampedMs,
+    after: readMs,
+    note: `${pending.length} files hold the marker; no fstat without a cache`,
+  });
 
   const files: { absPath: string; text: string; language: string }[] = [];
   for (const p of pending) {
@@ -92,7 +102,12 @@ async function measure(repo: string): Promise<Phase[]> {
   const [, compileMs] = cpu(() => {
     for (const id of languages) new Query(loaded.get(id)!.parser.language!, querySource(loaded.get(id)!.row));
   });
-  phases.push({ phase: "query compile", before: compileMs, after: compileMs, note: `${languages.length} grammars used here; a C header's unused C++ fallback no longer compiles` });
+  phases.push({
+    phase: "query compile",
+    before: compileMs,
+    after: compileMs,
+    note: `${languages.length} grammars used here; a C header's unused C++ fallback no longer compiles`,
+  });
   for (const id of languages) void loaded.get(id)!.query; // compiled now, outside the timings below
 
   let bytes = 0;
@@ -104,8 +119,16 @@ async function measure(repo: string): Promise<Phase[]> {
   );
   phases.push({ phase: "tree-sitter parse", before: null, after: parseMs, note: `${(bytes / 1e6).toFixed(1)} M characters, whole files` });
 
-  const [, wholeMs] = cpu(() => files.forEach((f, i) => scanTextWith(loaded.get(f.language)!, f.absPath, f.text, trees[i], true)));
-  const [, rangedMs] = cpu(() => files.forEach((f, i) => scanTextWith(loaded.get(f.language)!, f.absPath, f.text, trees[i])));
+  const [, wholeMs] = cpu(() =>
+    files.forEach((f, i) => {
+      scanTextWith(loaded.get(f.language)!, f.absPath, f.text, trees[i], true);
+    }),
+  );
+  const [, rangedMs] = cpu(() =>
+    files.forEach((f, i) => {
+      scanTextWith(loaded.get(f.language)!, f.absPath, f.text, trees[i]);
+    }),
+  );
   phases.push({ phase: "query + resolution", before: wholeMs, after: rangedMs, note: "whole tree → around the tags" });
   for (const t of trees) t.delete();
 

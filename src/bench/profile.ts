@@ -48,7 +48,8 @@ function bucketOf(frame: CallFrame): Bucket | null {
   if (url.includes("tree-sitter.wasm") || url.startsWith("wasm://") || fn.startsWith("ts_") || fn.startsWith("wasm-function")) {
     return fn.startsWith("ts_query") ? "tree-sitter query" : null; // the rest: parse, unless a query or node call is above
   }
-  if (/web-tree-sitter/.test(url)) return fn === "matches" || fn === "captures" ? "tree-sitter query" : fn === "parse" ? "tree-sitter parse" : null;
+  if (/web-tree-sitter/.test(url))
+    return fn === "matches" || fn === "captures" ? "tree-sitter query" : fn === "parse" ? "tree-sitter parse" : null;
   if (ENGINE.test(url)) return fn === "indexDefinitions" ? "tree-sitter query" : "tag engine (JS)";
   if (/\/(scan\/walk|fs\/globs|fs\/ignore-rules)\.[jt]s$/.test(url)) return "walk";
   if (fn === "isUnchanged" || fn === "statStamp") return "stat (cache check)";
@@ -60,7 +61,12 @@ function bucketOf(frame: CallFrame): Bucket | null {
 }
 
 function wasmLeaf(frame: CallFrame): boolean {
-  return frame.url.includes("tree-sitter.wasm") || frame.url.startsWith("wasm://") || frame.functionName.startsWith("ts_") || frame.functionName.startsWith("wasm-function");
+  return (
+    frame.url.includes("tree-sitter.wasm") ||
+    frame.url.startsWith("wasm://") ||
+    frame.functionName.startsWith("ts_") ||
+    frame.functionName.startsWith("wasm-function")
+  );
 }
 
 export interface ThreadProfile {

@@ -28,7 +28,14 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { only: Object.keys(languageTable().languages), runs: 5, max: 3000, compare: new Map(), folders: [], child: null };
+  const options: Options = {
+    only: Object.keys(languageTable().languages),
+    runs: 5,
+    max: 3000,
+    compare: new Map(),
+    folders: [],
+    child: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--only") options.only = argv[++i].split(",");
@@ -82,7 +89,10 @@ function timeLanguages(options: Options): void {
 
 const describe = (matches: QueryMatch[]) =>
   matches
-    .map((m) => `${m.captures.map((c) => `${c.name}@${c.node.startIndex}-${c.node.endIndex}:${c.node.type}`).join(",")}${JSON.stringify(m.setProperties ?? {})}`)
+    .map(
+      (m) =>
+        `${m.captures.map((c) => `${c.name}@${c.node.startIndex}-${c.node.endIndex}:${c.node.type}`).join(",")}${JSON.stringify(m.setProperties ?? {})}`,
+    )
     .sort();
 
 /** The file, cut at a third and two thirds, without its middle line and without every seventh. */
@@ -104,10 +114,12 @@ async function compare(id: string, oldFiles: string[], options: Options): Promis
   const before = new Query(language, oldFiles.map((f) => readFileSync(f, "utf8")).join("\n"));
   // The string queries too (their patterns counted after the main query's, hence no pattern
   // indexes in the comparison: the captures and properties of each match).
-  const after = new Query(language, querySource(row) + "\n" + (stringQuerySource(row) ?? ""));
+  const after = new Query(language, `${querySource(row)}\n${stringQuerySource(row) ?? ""}`);
   const parser = new Parser();
   parser.setLanguage(language);
-  const files = (filesByLanguage(options.folders, languageForPath, { maxDepth: 40, maxBytes: MAX_PARSE_BYTES, only: new Set([id]) }).get(id) ?? []).slice(0, options.max);
+  const files = (
+    filesByLanguage(options.folders, languageForPath, { maxDepth: 40, maxBytes: MAX_PARSE_BYTES, only: new Set([id]) }).get(id) ?? []
+  ).slice(0, options.max);
   let trees = 0;
   let broken = 0;
   let matches = 0;

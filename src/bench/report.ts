@@ -31,7 +31,9 @@ function timedReport(bin: string, manifest: string, out: string) {
   const timed = existsSync(TIME);
   const args = [bin, "report", "--no-cache", manifest, "--out", out];
   const started = performance.now();
-  const child = spawnSync(timed ? TIME : process.execPath, timed ? ["-f", "@@time %U %S %M", process.execPath, ...args] : args, { encoding: "utf8" });
+  const child = spawnSync(timed ? TIME : process.execPath, timed ? ["-f", "@@time %U %S %M", process.execPath, ...args] : args, {
+    encoding: "utf8",
+  });
   const wallMs = performance.now() - started;
   if (child.status !== 0) throw new Error(`speky report exited ${child.status}: ${child.stderr}`);
   const m = /@@time ([\d.]+) ([\d.]+) (\d+)\s*$/.exec(child.stderr);
@@ -54,8 +56,10 @@ export async function benchReport(bin: string, log: (line: string) => void): Pro
     const out = path.join(dir, "speky-report");
     const runs = [0, 1, 2].map(() => timedReport(bin, manifest, out));
     const best = runs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
-    log(`speky report (load, scan, write; 10,000 requirements + 20,000 tests): ${Math.round(best.wallMs)} ms wall, ` +
-      `${best.cpuMs === null ? "?" : Math.round(best.cpuMs)} ms CPU, ${best.rssMb?.toFixed(0) ?? "?"} MB peak RSS (best of 3; all: ${runs.map((r) => Math.round(r.wallMs)).join(", ")} ms)`);
+    log(
+      `speky report (load, scan, write; 10,000 requirements + 20,000 tests): ${Math.round(best.wallMs)} ms wall, ` +
+        `${best.cpuMs === null ? "?" : Math.round(best.cpuMs)} ms CPU, ${best.rssMb?.toFixed(0) ?? "?"} MB peak RSS (best of 3; all: ${runs.map((r) => Math.round(r.wallMs)).join(", ")} ms)`,
+    );
     log(`   ${best.summary}`);
 
     const browser = await launchChromium();
@@ -94,16 +98,20 @@ export async function benchReport(bin: string, log: (line: string) => void): Pro
         );
       }
       log(`   index.html in Chromium: ${Math.round(loadMs)} ms to load and start its script (best of ${ROUNDS})`);
-      const keystrokes = steps.map((query, i) => ({ ...rounds[0][i], ms: Math.min(...rounds.map((r) => r[i].ms)) }));
+      const keystrokes = steps.map((_query, i) => ({ ...rounds[0][i], ms: Math.min(...rounds.map((r) => r[i].ms)) }));
       const sorted = keystrokes.map((k) => k.ms).sort((a, b) => a - b);
       const worst = keystrokes.reduce((a, b) => (b.ms > a.ms ? b : a));
       const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].toFixed(0);
       const single = rounds.flat().map((k) => k.ms);
-      log(`   search, ${keystrokes.length} keystrokes (typed and deleted: ${TYPING.map((t) => `"${t}"`).join(", ")}), best of ${ROUNDS} each: ` +
-        `median ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${worst.ms.toFixed(0)} ms (at "${worst.query}", ${worst.rows} rows shown)`);
-      log(`   (single runs: max ${Math.max(...single).toFixed(0)} ms; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores)`);
+      log(
+        `   search, ${keystrokes.length} keystrokes (typed and deleted: ${TYPING.map((t) => `"${t}"`).join(", ")}), best of ${ROUNDS} each: ` +
+          `median ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${worst.ms.toFixed(0)} ms (at "${worst.query}", ${worst.rows} rows shown)`,
+      );
+      log(
+        `   (single runs: max ${Math.max(...single).toFixed(0)} ms; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores)`,
+      );
       const t1 = performance.now();
-      await page.goto(pathToFileURL(path.join(out, "requirements/0043.html")).href + "#REQ-04217");
+      await page.goto(`${pathToFileURL(path.join(out, "requirements/0043.html")).href}#REQ-04217`);
       const itemViewMs = performance.now() - t1;
       log(`   a requirement's view (requirements/0043.html#REQ-04217): ${Math.round(itemViewMs)} ms to load`);
       if (errors.length) log(`   page errors: ${errors.join("; ")}`);

@@ -30,7 +30,16 @@ const PLANT_MIN_BYTES = 2 * 1024;
 const PLANT_MAX_BYTES = 64 * 1024;
 const MAX_FILE_BYTES = 1024 * 1024;
 /** JDK modules in order until the tree is full (the largest hand-written ones first). */
-const JDK_MODULES = ["java.base", "java.desktop", "java.xml", "jdk.hotspot.agent", "jdk.compiler", "java.management", "jdk.jfr", "java.naming"];
+const JDK_MODULES = [
+  "java.base",
+  "java.desktop",
+  "java.xml",
+  "jdk.hotspot.agent",
+  "jdk.compiler",
+  "java.management",
+  "jdk.jfr",
+  "java.naming",
+];
 
 interface Plant {
   line: number;
@@ -56,7 +65,8 @@ function plantIn(language: string, lines: string[]): Plant | null {
     const prev = lines[i - 1].trim();
     if (language === "python") {
       const m = PY_DEF.exec(lines[i]);
-      if (m && !prev.startsWith("@") && !prev.endsWith("\\") && !insideString(lines, i, /"""|'''/g)) return { line: i, symbol: m[1], comment: "#" };
+      if (m && !prev.startsWith("@") && !prev.endsWith("\\") && !insideString(lines, i, /"""|'''/g))
+        return { line: i, symbol: m[1], comment: "#" };
     } else if (language === "java") {
       const m = JAVA_METHOD.exec(lines[i]);
       if (m && (prev === "" || prev === "}" || prev.endsWith("*/") || prev.endsWith("{")) && !insideString(lines, i, /\/\*|\*\//g)) {
@@ -71,7 +81,11 @@ function plantIn(language: string, lines: string[]): Plant | null {
 }
 
 /** Nested node_modules renamed, so that every copied file is a plain project file. */
-const renamed = (rel: string) => rel.split("/").map((s) => (s === "node_modules" ? "node_mods" : s)).join("/");
+const renamed = (rel: string) =>
+  rel
+    .split("/")
+    .map((s) => (s === "node_modules" ? "node_mods" : s))
+    .join("/");
 
 export function buildRealTree(repo: string, packageRoot: string, project: string): RealTree {
   const options = { maxDepth: 64, maxBytes: MAX_FILE_BYTES };

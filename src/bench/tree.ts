@@ -65,7 +65,11 @@ function vendorFiles(dir: string, rel = ""): string[] {
 }
 
 /** Nested node_modules would be skipped by the scanner: renamed so that every copied file counts. */
-const renamed = (rel: string) => rel.split("/").map((s) => (s === "node_modules" ? "node_mods" : s)).join("/");
+const renamed = (rel: string) =>
+  rel
+    .split("/")
+    .map((s) => (s === "node_modules" ? "node_mods" : s))
+    .join("/");
 
 const TOP_FUNCTION = /^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(/;
 
@@ -108,7 +112,14 @@ function generate(language: string, n: number, tagged: boolean): Generated {
       lines = [`"""Generated module ${n}."""`, "import os", ""];
       names.forEach((name, k) => {
         if (k === 1) lines.push(...tag("#"));
-        lines.push(`def ${name}(value, scale=${k + 1}):`, `    """Scales value."""`, `    total = value * scale`, `    return os.fspath(str(total))`, "", "");
+        lines.push(
+          `def ${name}(value, scale=${k + 1}):`,
+          `    """Scales value."""`,
+          `    total = value * scale`,
+          `    return os.fspath(str(total))`,
+          "",
+          "",
+        );
       });
       break;
     case "go":
@@ -126,7 +137,14 @@ function generate(language: string, n: number, tagged: boolean): Generated {
       lines = ["use std::fmt::Write;", ""];
       names.forEach((name, k) => {
         if (k === 1) lines.push(...tag("///"));
-        lines.push(`pub fn ${name}(value: i64) -> String {`, `    let mut out = String::new();`, `    write!(out, "{}", value * ${k + 1}).unwrap();`, "    out", "}", "");
+        lines.push(
+          `pub fn ${name}(value: i64) -> String {`,
+          `    let mut out = String::new();`,
+          `    write!(out, "{}", value * ${k + 1}).unwrap();`,
+          "    out",
+          "}",
+          "",
+        );
       });
       break;
     case "java": {
@@ -150,7 +168,7 @@ function generate(language: string, n: number, tagged: boolean): Generated {
         lines.push(`export function work${n}x${k}(value: number): string {`, `  return format("%d", value * ${k + 1});`, "}", "");
       });
   }
-  return { rel, text: lines.join("\n") + "\n", planted: tagged ? { file: rel, id, symbol } : null };
+  return { rel, text: `${lines.join("\n")}\n`, planted: tagged ? { file: rel, id, symbol } : null };
 }
 
 function write(file: string, content: string | Buffer): void {
@@ -189,7 +207,9 @@ function buildDense(dir: string): Omit<BenchTree, "dir" | "repo" | "manifest"> {
       if (plan) {
         const id = `V${copy}-${pad(k++)}`;
         const indent = /^\s*/.exec(plan.lines[plan.line])![0];
-        const text = [...plan.lines.slice(0, plan.line), `${indent}// speky:${BENCH_PROJECT}#${id}`, ...plan.lines.slice(plan.line)].join("\n");
+        const text = [...plan.lines.slice(0, plan.line), `${indent}// speky:${BENCH_PROJECT}#${id}`, ...plan.lines.slice(plan.line)].join(
+          "\n",
+        );
         write(abs, text);
         planted.push({ file: to, id, symbol: plan.symbol });
       } else {
@@ -214,7 +234,10 @@ function buildDense(dir: string): Omit<BenchTree, "dir" | "repo" | "manifest"> {
 /** Ten files a commit might touch (tagged and untagged) and the project naming every planted ID. */
 function projectFiles(dir: string, planted: Planted[], untagged: string[]): { commitFiles: string[] } {
   const repo = path.join(dir, "repo");
-  const tagged = planted.filter((_, i) => i % Math.floor(planted.length / 5) === 0).slice(0, 5).map((p) => p.file);
+  const tagged = planted
+    .filter((_, i) => i % Math.floor(planted.length / 5) === 0)
+    .slice(0, 5)
+    .map((p) => p.file);
   const plain = untagged.filter((_, i, all) => i % Math.floor(all.length / 5) === 0).slice(0, 5);
   const commitFiles = [...tagged, ...plain].map((rel) => path.join(repo, rel));
 
@@ -223,7 +246,7 @@ function projectFiles(dir: string, planted: Planted[], untagged: string[]): { co
   for (const p of planted) {
     requirements.push(`  - id: ${p.id}`, `    short: Planted above ${p.symbol}`, `    long: The tag in ${p.file} documents ${p.symbol}.`);
   }
-  write(path.join(dir, "specs", "requirements.yaml"), requirements.join("\n") + "\n");
+  write(path.join(dir, "specs", "requirements.yaml"), `${requirements.join("\n")}\n`);
   write(
     path.join(dir, "speky.yaml"),
     ["kind: project", `name: ${BENCH_PROJECT}`, "files: [specs/*.yaml]", "code_sources: [repo]", ""].join("\n"),
@@ -233,7 +256,13 @@ function projectFiles(dir: string, planted: Planted[], untagged: string[]): { co
 
 function buildReal(dir: string): Omit<BenchTree, "dir" | "repo" | "manifest"> {
   const built = buildRealTree(path.join(dir, "repo"), PACKAGE_ROOT, BENCH_PROJECT);
-  return { files: built.files, bytes: built.bytes, planted: built.planted, composition: built.composition, ...projectFiles(dir, built.planted, built.untagged) };
+  return {
+    files: built.files,
+    bytes: built.bytes,
+    planted: built.planted,
+    composition: built.composition,
+    ...projectFiles(dir, built.planted, built.untagged),
+  };
 }
 
 /** The tree, built on first use (a few seconds) and kept in the temp dir. */

@@ -70,7 +70,14 @@ function crawler(root: string, pattern: string) {
     .filter((file) => isMatch(file.slice(prefix)));
 }
 
-const options = (cwd: string) => ({ cwd, dot: true, onlyFiles: true, followSymbolicLinks: true, ignore: ["**/.git/**"], suppressErrors: true });
+const options = (cwd: string) => ({
+  cwd,
+  dot: true,
+  onlyFiles: true,
+  followSymbolicLinks: true,
+  ignore: ["**/.git/**"],
+  suppressErrors: true,
+});
 
 async function best(c: Contender, root: string, pattern: string): Promise<{ ms: number; files: number }> {
   let ms = Infinity;

@@ -89,7 +89,5 @@ export function formatOptions(specs: readonly OptionSpec[]): string {
     return s.short ? `-${s.short}, ${long}` : `    ${long}`;
   });
   const width = Math.max(...heads.map((h) => h.length));
-  return specs
-    .map((s, i) => `  ${heads[i].padEnd(width)}  ${s.help}${s.repeat ? " (repeatable)" : ""}\n`)
-    .join("");
+  return specs.map((s, i) => `  ${heads[i].padEnd(width)}  ${s.help}${s.repeat ? " (repeatable)" : ""}\n`).join("");
 }

@@ -1,19 +1,18 @@
 // Entry of the `speky` binary: dispatch through the command registry, --help for the program
 // and every command, and the exit-code contract (0 clean, 1 findings or load errors, 2 usage
 // or internal error).
-import { escapeControl } from "../diagnostics.js";
-import { VERSION } from "../version.js";
-import { quote } from "../quote.js";
-import { CommandError, flag, parseArgs, UsageError } from "./args.js";
-import { commandHelp, commandOptions, type Command } from "./command.js";
+
 import { COMMANDS, loadCommands } from "../commands/index.js";
+import { escapeControl } from "../diagnostics.js";
+import { quote } from "../quote.js";
+import { VERSION } from "../version.js";
+import { CommandError, flag, parseArgs, UsageError } from "./args.js";
+import { type Command, commandHelp, commandOptions } from "./command.js";
 
 const PROGRAM = "speky";
 
 function programHelp(commands: readonly Command[]): string {
-  const usage = commands
-    .map((c) => c.usage.map((u) => `  ${PROGRAM} ${c.name} ${u}\n`).join("") + `      ${c.summary}\n`)
-    .join("");
+  const usage = commands.map((c) => `${c.usage.map((u) => `  ${PROGRAM} ${c.name} ${u}\n`).join("")}      ${c.summary}\n`).join("");
   return `${PROGRAM} ${VERSION}: requirements traceability for polyglot code bases
 
 Usage:

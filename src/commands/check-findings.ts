@@ -1,5 +1,5 @@
 // The three ways `speky check` prints its findings. Each format is whole and deterministic.
-import { escapeControl, formatDiagnostic, lineSafeJson, type Diagnostic } from "../diagnostics.js";
+import { type Diagnostic, escapeControl, formatDiagnostic, lineSafeJson } from "../diagnostics.js";
 import { plural } from "../quote.js";
 
 export type CheckFormat = "text" | "json" | "github";
@@ -24,8 +24,7 @@ export function summaryLine(s: Summary): string {
 
 // GitHub workflow commands: data escapes %, CR, LF; properties also escape ':' and ','. Other
 // control characters (which GitHub leaves as they are) are escaped like in the text format.
-const escapeData = (s: string) =>
-  escapeControl(s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A"));
+const escapeData = (s: string) => escapeControl(s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A"));
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
 
 function githubLine(d: Diagnostic): string {
@@ -37,10 +36,10 @@ function githubLine(d: Diagnostic): string {
 export function renderReport(format: CheckFormat, findings: readonly Diagnostic[], summary: Summary): string {
   switch (format) {
     case "json":
-      return lineSafeJson(JSON.stringify({ version: 1, findings, summary }, null, 2)) + "\n";
+      return `${lineSafeJson(JSON.stringify({ version: 1, findings, summary }, null, 2))}\n`;
     case "github":
-      return findings.map((d) => githubLine(d) + "\n").join("") + summaryLine(summary) + "\n";
+      return `${findings.map((d) => `${githubLine(d)}\n`).join("") + summaryLine(summary)}\n`;
     case "text":
-      return findings.map((d) => formatDiagnostic(d) + "\n").join("") + summaryLine(summary) + "\n";
+      return `${findings.map((d) => `${formatDiagnostic(d)}\n`).join("") + summaryLine(summary)}\n`;
   }
 }

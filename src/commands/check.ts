@@ -2,13 +2,13 @@
 // are scanned (only the named files, when file names are given) and a tag naming an
 // unknown ID fails the check at the tag's own place.
 import path from "node:path";
+import { flag, listOption, type ParsedArgs, stringOption, UsageError } from "../cli/args.js";
+import { type Command, WALK_OPTIONS } from "../cli/command.js";
+import { verboseNote } from "../cli/verbose.js";
+import type { Diagnostic } from "../diagnostics.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { MAX_FILE_BYTES } from "../loader/files.js";
-import type { Diagnostic } from "../diagnostics.js";
-import { flag, listOption, stringOption, UsageError, type ParsedArgs } from "../cli/args.js";
-import { verboseNote } from "../cli/verbose.js";
-import { WALK_OPTIONS, type Command } from "../cli/command.js";
-import { CHECK_FORMATS, renderReport, summarize, type CheckFormat } from "./check-findings.js";
+import { CHECK_FORMATS, type CheckFormat, renderReport, summarize } from "./check-findings.js";
 
 const SPEC_EXTENSIONS = new Set([".yaml", ".yml", ".toml"]);
 const KIND_LINE = /^kind\s*[:=]/m;
@@ -32,15 +32,19 @@ async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string
 
   // Loaded on use: every `speky` command imports this registry entry.
   const [{ loadModel }, { modelProblems }] = await Promise.all([import("../model/load-model.js"), import("../model/problems.js")]);
-  const { model, diagnostics } = await loadModel(specPaths, {
-    cwd,
-    csvs: listOption(args, "csv"),
-    onlyFiles,
-    cache: !flag(args, "no-cache"),
-    allowOutside: flag(args, "allow-outside"),
-    ignore: !flag(args, "no-ignore"),
-    cacheNote: verboseNote(args),
-  }, { oneShot: true });
+  const { model, diagnostics } = await loadModel(
+    specPaths,
+    {
+      cwd,
+      csvs: listOption(args, "csv"),
+      onlyFiles,
+      cache: !flag(args, "no-cache"),
+      allowOutside: flag(args, "allow-outside"),
+      ignore: !flag(args, "no-ignore"),
+      cacheNote: verboseNote(args),
+    },
+    { oneShot: true },
+  );
   const findings: Diagnostic[] = model ? modelProblems(model, diagnostics) : [...diagnostics]; // the loader's order: causes first
   const files = model ? model.specs.files.length + (model.scanStats?.files ?? 0) : null;
   const summary = summarize(findings, files);

@@ -6,17 +6,17 @@
 // (src/live), unless --no-watch.
 // Exit codes: 0 clean (stdin closed), 1 load error, 2 usage error.
 import { existsSync } from "node:fs";
-import { escapeControl, formatDiagnostic, hasErrors } from "../diagnostics.js";
-import { flag, formatOptions, HELP_OPTION, listOption, parseArgs, UsageError, type OptionSpec } from "../cli/args.js";
-import { WALK_OPTIONS } from "../cli/command.js";
-import { LiveModel } from "../live/live-model.js";
-import type { Model } from "../model/model.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { flag, formatOptions, HELP_OPTION, listOption, type OptionSpec, parseArgs, UsageError } from "../cli/args.js";
+import { WALK_OPTIONS } from "../cli/command.js";
+import { escapeControl, formatDiagnostic, hasErrors } from "../diagnostics.js";
+import { LiveModel } from "../live/live-model.js";
+import { earlyInitializeAnswer } from "../mcp/early-initialize.js";
+import { createLogger, type Logger, type LogLevel } from "../mcp/log.js";
+import { LineStdioTransport } from "../mcp/transport.js";
+import type { Model } from "../model/model.js";
 import { grouped, plural } from "../quote.js";
 import { VERSION } from "../version.js";
-import { earlyInitializeAnswer } from "../mcp/early-initialize.js";
-import { createLogger, type LogLevel, type Logger } from "../mcp/log.js";
-import { LineStdioTransport } from "../mcp/transport.js";
 
 const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
 
@@ -84,8 +84,7 @@ function logScan(model: Model, log: Logger): void {
   if (!model.scanStats) return;
   const s = model.scanStats;
   log.debug(
-    `scanned ${plural(s.files, "file")} (${grouped(s.files_with_tags)} with tags, ` +
-      `${plural(s.tags, "tag")}) in ${Math.round(s.ms)} ms`,
+    `scanned ${plural(s.files, "file")} (${grouped(s.files_with_tags)} with tags, ` + `${plural(s.tags, "tag")}) in ${Math.round(s.ms)} ms`,
   );
 }
 

@@ -1,11 +1,11 @@
 // `speky report` in the command registry (src/commands/index.ts): options, help, and the
 // mapping of output-folder failures to one line and exit 2.
-import { CommandError, flag, listOption, parseArgs, stringOption, UsageError, type ParsedArgs } from "../cli/args.js";
-import { commandOptions, type Command } from "../cli/command.js";
+import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOption, UsageError } from "../cli/args.js";
+import { type Command, commandOptions } from "../cli/command.js";
 import { fileErrorReason } from "../cli/file-error.js";
 import { quote } from "../quote.js";
-import type { ReportOutcome } from "../report/write-report.js";
 import { DEFAULT_OUT, REPORT_FORMATS, type ReportFormat } from "../report/formats.js";
+import type { ReportOutcome } from "../report/write-report.js";
 
 async function reportOutcome(args: ParsedArgs, cwd: string): Promise<ReportOutcome> {
   if (args.positionals.length === 0) throw new UsageError("report needs at least one manifest or spec file");

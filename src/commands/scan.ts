@@ -2,13 +2,13 @@
 // manifests, or (with --project) arbitrary files and folders under one project name.
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { compareDiagnostics, formatDiagnostic } from "../diagnostics.js";
-import { verboseNote } from "../cli/verbose.js";
-import type { ScanResult } from "../scan/types.js";
-import { CommandError, flag, listOption, parseArgs, stringOption, UsageError, type ParsedArgs } from "../cli/args.js";
-import { commandOptions, WALK_OPTIONS, type Command } from "../cli/command.js";
+import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOption, UsageError } from "../cli/args.js";
+import { type Command, commandOptions, WALK_OPTIONS } from "../cli/command.js";
 import { fileErrorReason } from "../cli/file-error.js";
+import { verboseNote } from "../cli/verbose.js";
+import { compareDiagnostics, formatDiagnostic } from "../diagnostics.js";
 import { quote } from "../quote.js";
+import type { ScanResult } from "../scan/types.js";
 
 export interface ScanOutcome {
   stdout: string;
@@ -26,19 +26,29 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
   let result: ScanResult;
   if (project !== undefined) {
     const walk = { allowOutside: flag(args, "allow-outside"), ignore: !flag(args, "no-ignore") };
-    result = await scanPaths(project, args.positionals, cwd, { cache: !flag(args, "no-cache"), cacheNote: verboseNote(args), eagerWorkers: true, oneShot: true, ...walk });
+    result = await scanPaths(project, args.positionals, cwd, {
+      cache: !flag(args, "no-cache"),
+      cacheNote: verboseNote(args),
+      eagerWorkers: true,
+      oneShot: true,
+      ...walk,
+    });
   } else {
     const [{ loadModel }, { danglingDiagnostics }] = await Promise.all([import("../model/load-model.js"), import("../model/problems.js")]);
-    const { model, diagnostics } = await loadModel(args.positionals, {
-      cwd,
-      csvs: listOption(args, "csv"),
-      cache: !flag(args, "no-cache"),
-      allowOutside: flag(args, "allow-outside"),
-      ignore: !flag(args, "no-ignore"),
-      cacheNote: verboseNote(args),
-    }, { oneShot: true });
+    const { model, diagnostics } = await loadModel(
+      args.positionals,
+      {
+        cwd,
+        csvs: listOption(args, "csv"),
+        cache: !flag(args, "no-cache"),
+        allowOutside: flag(args, "allow-outside"),
+        ignore: !flag(args, "no-ignore"),
+        cacheNote: verboseNote(args),
+      },
+      { oneShot: true },
+    );
     if (!model) {
-      return { stdout: "", stderr: diagnostics.map((d) => formatDiagnostic(d) + "\n").join(""), exitCode: 1 };
+      return { stdout: "", stderr: diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join(""), exitCode: 1 };
     }
     // A tag naming no loaded ID stays a reference, flagged here (check fails on it).
     const dangling = danglingDiagnostics(model).map((d) => ({ ...d, severity: "warning" as const }));

@@ -29,7 +29,7 @@ const CTIME_S = 14;
 const ms = (sec: number, nsec: number) => sec * 1e3 + nsec / 1e6;
 
 function fromStats(path: string, out: Float64Array, at: number): Kind {
-  let st;
+  let st: ReturnType<typeof statSync>;
   try {
     st = statSync(path, { throwIfNoEntry: false });
   } catch {
@@ -44,7 +44,7 @@ function fromStats(path: string, out: Float64Array, at: number): Kind {
 
 function fromBinding(stat: Binding): (path: string, out: Float64Array, at: number) => Kind {
   return (path, out, at) => {
-    let v;
+    let v: ReturnType<Binding>;
     try {
       v = stat(path, false, undefined, false);
     } catch {
@@ -63,7 +63,12 @@ function fromBinding(stat: Binding): (path: string, out: Float64Array, at: numbe
 function checkedBinding(): Binding | null {
   // On Windows statSync also makes the path a namespaced one; a user asking for deprecation
   // warnings would get one for process.binding.
-  if (process.platform === "win32" || process.execArgv.includes("--pending-deprecation") || /--pending-deprecation/.test(process.env.NODE_OPTIONS ?? "")) return null;
+  if (
+    process.platform === "win32" ||
+    process.execArgv.includes("--pending-deprecation") ||
+    /--pending-deprecation/.test(process.env.NODE_OPTIONS ?? "")
+  )
+    return null;
   try {
     const binding = (process as unknown as { binding(name: string): { stat?: Binding } }).binding("fs");
     const stat = binding.stat?.bind(binding);

@@ -17,13 +17,13 @@
 //   subfolders of the folder being matched), and the walk yields to the event loop at least
 //   every few milliseconds, so a running MCP server keeps answering while it walks a huge tree.
 //   A command line lists them on its own thread (`blocking`), for half the CPU.
-import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
-import path from "node:path";
 import { createRequire } from "node:module";
+import path from "node:path";
 import type Picomatch from "picomatch";
 import { compareStrings } from "../diagnostics.js";
-import { ALLOW_HINT, allowed, BOUNDARY_WORDS, isVirtual, realOrResolved, type Boundary } from "./boundary.js";
+import { ALLOW_HINT, allowed, BOUNDARY_WORDS, type Boundary, isVirtual, realOrResolved } from "./boundary.js";
 import { IgnoreStack } from "./ignore-rules.js";
 
 /** Never walked nor listed. */
@@ -266,7 +266,12 @@ export class GlobWalker {
     if (!listing) {
       // Before the readdir: a change in between shows as a newer stamp next time.
       this.stamp(dir);
-      listing = this.blocking ? listedNow(dir) : readdir(dir, { withFileTypes: true }).then((entries) => entries.sort(byName), () => null);
+      listing = this.blocking
+        ? listedNow(dir)
+        : readdir(dir, { withFileTypes: true }).then(
+            (entries) => entries.sort(byName),
+            () => null,
+          );
       this.listings.set(dir, listing);
     } else if (this.recording && !this.recording.dirs.has(dir)) {
       this.stamp(dir);
@@ -300,7 +305,14 @@ export class GlobWalker {
         files = [{ abs: literal, real: real ?? literal }];
         reached = 1;
       } else if (st?.isDirectory() && options.folder) {
-        files = await this.walk(literal, real!, { key: "folder", display: pattern.replace(/\/+$/, ""), maxDepth: Infinity, keep: options.folder.keep, absOnly: true }, options, pattern, problems);
+        files = await this.walk(
+          literal,
+          real!,
+          { key: "folder", display: pattern.replace(/\/+$/, ""), maxDepth: Infinity, keep: options.folder.keep, absOnly: true },
+          options,
+          pattern,
+          problems,
+        );
         reached = this.reached;
       } else if (st?.isDirectory()) {
         const name = pattern.replace(/\/+$/, "");
@@ -312,7 +324,10 @@ export class GlobWalker {
       }
     } else if (real === null || !statThrough(real)?.isDirectory()) {
       if (!options.folder) {
-        return { files: [], problems: [{ severity: "error", message: `directory '${glob.base || "."}' not found (in the glob '${pattern}')` }] };
+        return {
+          files: [],
+          problems: [{ severity: "error", message: `directory '${glob.base || "."}' not found (in the glob '${pattern}')` }],
+        };
       }
     } else {
       const rule: Rule = { key: `glob ${glob.rest}`, display: glob.base, maxDepth: glob.maxDepth, keep: (_abs, rel) => glob.match(rel) };
@@ -330,12 +345,26 @@ export class GlobWalker {
     const problems: GlobProblem[] = [];
     const real = realpathOrNull(dir);
     if (real === null) return { files: [], problems };
-    const files = await this.walk(dir, real, { key: "folder", display, maxDepth: Infinity, keep }, { ...options, folder: null }, display, problems);
+    const files = await this.walk(
+      dir,
+      real,
+      { key: "folder", display, maxDepth: Infinity, keep },
+      { ...options, folder: null },
+      display,
+      problems,
+    );
     return { files, problems };
   }
 
   /** A walk, from the cache when nothing it listed changed; recorded for the cache otherwise. */
-  private async walk(start: string, startReal: string, rule: Rule, options: GlobOptions, pattern: string, problems: GlobProblem[]): Promise<Reached[]> {
+  private async walk(
+    start: string,
+    startReal: string,
+    rule: Rule,
+    options: GlobOptions,
+    pattern: string,
+    problems: GlobProblem[],
+  ): Promise<Reached[]> {
     const key = `${rule.key}${options.ignore ? " +ignore" : ""}${options.boundary ? ` in ${options.boundary.roots.join(" | ")}` : ""}`;
     if (!this.cache) {
       const files = await this.walkTree(start, startReal, rule, options, pattern, problems);
@@ -355,14 +384,27 @@ export class GlobWalker {
       const files = await this.walkTree(start, startReal, rule, options, pattern, problems);
       this.reached = files.length;
       const { dirs, cacheable } = this.recording;
-      if (cacheable && problems.length === 0) this.cache.store(start, key, files.map((f) => f.abs), dirs);
+      if (cacheable && problems.length === 0)
+        this.cache.store(
+          start,
+          key,
+          files.map((f) => f.abs),
+          dirs,
+        );
       return files;
     } finally {
       this.recording = null;
     }
   }
 
-  private async walkTree(start: string, startReal: string, rule: Rule, options: GlobOptions, pattern: string, problems: GlobProblem[]): Promise<Reached[]> {
+  private async walkTree(
+    start: string,
+    startReal: string,
+    rule: Rule,
+    options: GlobOptions,
+    pattern: string,
+    problems: GlobProblem[],
+  ): Promise<Reached[]> {
     /** The start as the pattern spells it, to name a refused link. */
     const display = rule.display;
     const out: Reached[] = [];
@@ -458,8 +500,7 @@ export class GlobWalker {
         else if ("file" in item) {
           out.push(item.file);
           this.onFile?.(item.file);
-        }
-        else if (!enteredDirs.has(item.dir.real)) {
+        } else if (!enteredDirs.has(item.dir.real)) {
           enteredDirs.add(item.dir.real);
           await visit(item.dir);
         }
@@ -478,7 +519,6 @@ export class GlobWalker {
     const keyed = out.map((file) => ({ file, parts: file.abs.split(path.sep) }));
     keyed.sort((a, b) => compareParts(a.parts, b.parts));
     return keyed.map((k) => k.file);
-    return out;
   }
 }
 

@@ -82,7 +82,10 @@ export class IgnoreStack {
     for (let i = this.levels.length - 1; i >= 0; i--) {
       const level = this.levels[i];
       if (loc.length <= level.dir.length || !loc.startsWith(level.dir) || loc[level.dir.length] !== path.sep) continue;
-      const rel = loc.slice(level.dir.length + 1).split(path.sep).join("/");
+      const rel = loc
+        .slice(level.dir.length + 1)
+        .split(path.sep)
+        .join("/");
       const verdict = level.rules.test(isDir ? `${rel}/` : rel);
       if (verdict.ignored) return true;
       if (verdict.unignored) return false;

@@ -9,14 +9,14 @@
 import { EventEmitter } from "node:events";
 import { statSync } from "node:fs";
 import path from "node:path";
-import { compareDiagnostics, formatDiagnostic, hasErrors, type Diagnostic } from "../diagnostics.js";
-import { loadModel, scanSpecs, type ModelOptions, type ScanHooks } from "../model/load-model.js";
-import { buildModel, type Model } from "../model/model.js";
-import { loadSpecs } from "../loader/load.js";
-import { plural } from "../quote.js";
-import type { SpecSet } from "../loader/types.js";
+import { compareDiagnostics, type Diagnostic, formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { allowed, realOrResolved } from "../fs/boundary.js";
 import { compileGlob, patternReaches } from "../fs/globs.js";
+import { loadSpecs } from "../loader/load.js";
+import type { SpecSet } from "../loader/types.js";
+import { loadModel, type ModelOptions, type ScanHooks, scanSpecs } from "../model/load-model.js";
+import { buildModel, type Model } from "../model/model.js";
+import { plural } from "../quote.js";
 import { cacheDir } from "../scan/cache-dir.js";
 import { TreeWatcher, type WatchPlan } from "./watcher.js";
 
@@ -132,9 +132,7 @@ class Relevance {
   constructor(model: Model) {
     this.filesRead = new Set(model.specs.files.map((f) => path.resolve(f)));
     this.specFolders = new Set([...this.filesRead].map((f) => path.dirname(f)));
-    this.codeMatchers = model.manifests
-      .filter((m) => m.code_sources.length > 0)
-      .map((m) => ({ root: m.root, patterns: m.code_sources }));
+    this.codeMatchers = model.manifests.filter((m) => m.code_sources.length > 0).map((m) => ({ root: m.root, patterns: m.code_sources }));
     const roots = new Map(model.manifests.map((m) => [m.name.toLowerCase(), m.root]));
     this.taggedFiles = model.codeReferences.flatMap((r) => {
       const root = roots.get(r.project.toLowerCase());
@@ -172,8 +170,7 @@ export function watchPlan(model: Model): WatchPlan {
     }
   }
   const folders = model.specs.files.map((f) => path.dirname(path.resolve(f)));
-  const existing = (dirs: Iterable<string>) =>
-    [...dirs].filter((d) => statSync(d, { throwIfNoEntry: false })?.isDirectory() ?? false);
+  const existing = (dirs: Iterable<string>) => [...dirs].filter((d) => statSync(d, { throwIfNoEntry: false })?.isDirectory() ?? false);
   return { trees: existing(trees), folders: existing(folders) };
 }
 

@@ -9,7 +9,7 @@
 // walked and watched as soon as its creation is reported. What is pruned follows the walk rule
 // of src/fs/globs.ts: .git never, folders excluded by .gitignore/.ignore rules inside a git
 // work tree (unless --no-ignore). The walk yields to the event loop as the scan's does.
-import { readdirSync, realpathSync, statSync, watch, type FSWatcher } from "node:fs";
+import { type FSWatcher, readdirSync, realpathSync, statSync, watch } from "node:fs";
 import path from "node:path";
 import { GIT_DIR } from "../fs/globs.js";
 import { IgnoreStack } from "../fs/ignore-rules.js";
@@ -38,9 +38,7 @@ const inside = (child: string, parent: string) => child === parent || child.star
 export function normalisePlan(plan: WatchPlan): WatchPlan {
   const trees = [...new Set(plan.trees.map((t) => path.resolve(t)))].sort();
   const keptTrees = trees.filter((t) => !trees.some((o) => o !== t && inside(t, o)));
-  const folders = [...new Set(plan.folders.map((f) => path.resolve(f)))]
-    .filter((f) => !keptTrees.some((t) => inside(f, t)))
-    .sort();
+  const folders = [...new Set(plan.folders.map((f) => path.resolve(f)))].filter((f) => !keptTrees.some((t) => inside(f, t))).sort();
   return { trees: keptTrees, folders };
 }
 

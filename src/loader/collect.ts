@@ -1,7 +1,8 @@
 // What file readers add to as they go: the items, comments and ID references of everything
 // loaded so far, checked together once every file is read (validate.ts).
-import { entryOf, type Pos, type SMap } from "./node.js";
+
 import type { FileDiagnostics } from "./file-diagnostics.js";
+import { entryOf, type Pos, type SMap } from "./node.js";
 import type { StringPool } from "./own-strings.js";
 import type { Comment, Item, SourceLocation } from "./types.js";
 

@@ -1,11 +1,12 @@
 // Comments, from a YAML/TOML comments file (with its `default`) or from a CSV file.
-import { locate, type FileContext } from "./collect.js";
-import { parseCsv, type CsvField } from "./csv.js";
+
+import { quote } from "../quote.js";
+import { type FileContext, locate } from "./collect.js";
+import { type CsvField, parseCsv } from "./csv.js";
 import { COMMENT, COMMENT_REQUIRED, FILE_SPECS } from "./fields.js";
 import { describe, entryOf, isNull, type Pos, type SMap, type SNode } from "./node.js";
-import { dateProblem, readFields, truthOf, type Fields } from "./read-fields.js";
 import { ownString } from "./own-strings.js";
-import { quote } from "../quote.js";
+import { dateProblem, type Fields, readFields, truthOf } from "./read-fields.js";
 
 const COLUMNS = Object.keys(COMMENT.fields);
 
@@ -70,7 +71,7 @@ function readCsvRow(row: CsvField[], header: CsvField[], ctx: FileContext): void
   if (row.length > header.length) ctx.report.warning(row[header.length], `${counts}; the extra ones are ignored`);
   // As in Python's DictReader, a column named twice takes its last value.
   const cells = new Map<string, CsvField>();
-  header.forEach((name, i) => cells.set(name.value, row[i]));
+  for (const [i, name] of header.entries()) cells.set(name.value, row[i]);
   const cell = (name: string) => cells.get(name)!;
 
   const date = cell("date");
@@ -79,10 +80,7 @@ function readCsvRow(row: CsvField[], header: CsvField[], ctx: FileContext): void
   const external = cell("external");
   let isExternal = truthOf(external.value);
   if (isExternal === undefined) {
-    ctx.report.warning(
-      external,
-      `'external' should be true, false, 1 or 0, got ${quote(external.value)}; read as false, as speky does`,
-    );
+    ctx.report.warning(external, `'external' should be true, false, 1 or 0, got ${quote(external.value)}; read as false, as speky does`);
     isExternal = false;
   }
   if (problem) return;

@@ -57,8 +57,7 @@ export const REQUIREMENT: ObjectSpec = {
     client_statement: { type: "string", description: "The requirement in the customer's own words, quoted." },
     properties: {
       type: "properties",
-      description:
-        "Free key-value properties (author, since, priority...); values are strings or integers, kept as written.",
+      description: "Free key-value properties (author, since, priority...); values are strings or integers, kept as written.",
     },
     ref: { type: "strings", of: "ID", description: "IDs of the requirements this one refers to." },
   },
@@ -179,21 +178,18 @@ export const FILE_SPECS: Record<Kind, ObjectSpec> = {
       name: {
         type: "string",
         required: true,
-        description:
-          "The project's name: the namespace of its code tags (speky:<name>#<ID>), matched case-insensitively.",
+        description: "The project's name: the namespace of its code tags (speky:<name>#<ID>), matched case-insensitively.",
       },
       files: {
         type: "strings",
         of: "glob",
         required: true,
-        description:
-          "Globs of specification files, relative to the root directory; a matched manifest is a sub-project.",
+        description: "Globs of specification files, relative to the root directory; a matched manifest is a sub-project.",
       },
       root_directory: {
         type: "string",
         description:
-          "Directory that globs and displayed paths are relative to, relative to this file's folder. " +
-          "Default: this file's folder.",
+          "Directory that globs and displayed paths are relative to, relative to this file's folder. " + "Default: this file's folder.",
       },
       comments_csvs: {
         type: "strings",

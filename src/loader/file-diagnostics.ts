@@ -39,9 +39,7 @@ const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
  * return, a CSV header with a line break...): such characters are shown escaped.
  */
 export function oneLine(message: string): string {
-  return message.replace(CONTROL, (c) =>
-    c === "\n" ? "\\n" : c === "\r" ? "\\r" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return message.replace(CONTROL, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
 }
 
 export function formatPos(file: string, at: Pos): string {

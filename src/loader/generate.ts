@@ -70,7 +70,7 @@ function requirementsFile(start: number, end: number): string {
     if (n % 5 === 0) out.push(`  properties:`, `    since: ${1 + (n % 7)}`, `    author: Team ${n % 11}`);
     if (n > start && n % 10 === 0) out.push(`  ref:`, `    - ${reqId(n - 1)}`);
   }
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }
 
 function testsFile(start: number, end: number, requirements: number): string {
@@ -92,5 +92,5 @@ function testsFile(start: number, end: number, requirements: number): string {
       `      expected: The report lists case ${n} as passed`,
     );
   }
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }

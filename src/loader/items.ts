@@ -1,13 +1,14 @@
 // Requirements and tests files: each entry checked against its field table and turned into
 // a Requirement or a Test. An entry with problems is still registered when it has an ID, so
 // that references to it do not add misleading "unknown ref" errors.
-import { collectReferences, locate, type FileContext } from "./collect.js";
-import { FILE_SPECS, REQUIREMENT, STEP, TEST, type ObjectSpec } from "./fields.js";
-import { describe, entryOf, stringValue, type SMap, type SNode } from "./node.js";
-import { readFields } from "./read-fields.js";
-import { ownString, type StringPool } from "./own-strings.js";
-import type { Requirement, Step, Test } from "./types.js";
+
 import { quote } from "../quote.js";
+import { collectReferences, type FileContext, locate } from "./collect.js";
+import { FILE_SPECS, type ObjectSpec, REQUIREMENT, STEP, TEST } from "./fields.js";
+import { describe, entryOf, type SMap, type SNode, stringValue } from "./node.js";
+import { ownString, type StringPool } from "./own-strings.js";
+import { readFields } from "./read-fields.js";
+import type { Requirement, Step, Test } from "./types.js";
 
 /** IDs a code tag can name (speky:<project>#<ID>). */
 const TAGGABLE_ID = /^[A-Za-z0-9_-]+$/;

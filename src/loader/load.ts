@@ -1,25 +1,26 @@
 // Loading: command-line paths (manifests and specification files in any mix), manifests
 // followed depth-first into the files and sub-projects they list, every problem collected,
 // then the checks that need everything loaded.
-import { relieveHeap } from "../heap.js";
-import { StringPool } from "./own-strings.js";
+
 import path from "node:path";
-import { compareDiagnostics, hasErrors, type Diagnostic } from "../diagnostics.js";
+import { compareDiagnostics, type Diagnostic, hasErrors } from "../diagnostics.js";
+import { type Boundary, boundaryFor } from "../fs/boundary.js";
+import { confinementProblem, GlobWalker } from "../fs/globs.js";
+import { relieveHeap } from "../heap.js";
+import { quote } from "../quote.js";
+import { causeFirst, type FailedFile, orphanedIds } from "./cause.js";
 import type { Collected, FileContext } from "./collect.js";
 import { readCommentsCsv, readCommentsFile } from "./comments.js";
 import { KINDS, type Kind } from "./fields.js";
+import { FileDiagnostics } from "./file-diagnostics.js";
 import { readSpecFile } from "./files.js";
-import { boundaryFor, type Boundary } from "../fs/boundary.js";
-import { confinementProblem, GlobWalker } from "../fs/globs.js";
 import { readItemsFile } from "./items.js";
 import { readManifest, type Written } from "./manifest.js";
-import { describe, entryOf, stringValue, type SMap, type SNode } from "./node.js";
-import { FileDiagnostics } from "./file-diagnostics.js";
+import { describe, entryOf, type SMap, type SNode, stringValue } from "./node.js";
+import { StringPool } from "./own-strings.js";
 import type { LoadOptions, LoadResult, Manifest, Requirement, SpecSet, Test } from "./types.js";
-import { causeFirst, orphanedIds, type FailedFile } from "./cause.js";
 import { checkCoverageCategories, validateReferences } from "./validate.js";
 import { readYaml } from "./yaml/source.js";
-import { quote } from "../quote.js";
 
 /** Files of a pattern read ahead of the one being parsed. */
 const READ_AHEAD = 8;
@@ -94,7 +95,8 @@ class Loader {
   async finish(): Promise<LoadResult> {
     await Promise.all(this.links);
     // The set of every loaded ID only when a file failed (what it would have defined is looked up).
-    const orphaned = this.failed.length === 0 ? new Map<string, string>() : orphanedIds(this.failed, new Set(this.out.items.map((i) => i.id)));
+    const orphaned =
+      this.failed.length === 0 ? new Map<string, string>() : orphanedIds(this.failed, new Set(this.out.items.map((i) => i.id)));
     const followers = validateReferences(this.out, this.diagnostics, orphaned);
     for (const { manifest, categories, report } of this.coverage) {
       checkCoverageCategories(manifest.name, categories, report, this.out.items);
@@ -161,7 +163,11 @@ class Loader {
       parent: reach.owner?.name ?? null,
     } as Manifest;
     // For the scan, not for output: the boundary names folders of this machine.
-    hide(manifest, "code_source_sites", plan.code_sources.map((c) => ({ file: reach.display, line: c.line, column: c.column })));
+    hide(
+      manifest,
+      "code_source_sites",
+      plan.code_sources.map((c) => ({ file: reach.display, line: c.line, column: c.column })),
+    );
     hide(manifest, "boundary", reach.boundary);
     const clash = plan.name && this.manifests.find((m) => m.name.toLowerCase() === plan.name!.toLowerCase());
     if (clash) {
@@ -176,10 +182,12 @@ class Loader {
     if (links) {
       this.links.push(
         // git-links.js (child_process) is loaded for the first manifest with source_links only.
-        import("./git-links.js").then(({ resolveSourceLinks }) => resolveSourceLinks(links.url, links.branch, manifest.root)).then((r) => {
-          if ("links" in r) manifest.source_links = r.links;
-          else report.warning(links, `source_links: ${r.problem}; code references will have no links`);
-        }),
+        import("./git-links.js")
+          .then(({ resolveSourceLinks }) => resolveSourceLinks(links.url, links.branch, manifest.root))
+          .then((r) => {
+            if ("links" in r) manifest.source_links = r.links;
+            else report.warning(links, `source_links: ${r.problem}; code references will have no links`);
+          }),
       );
     }
     if (plan.root === null) return;

@@ -1,10 +1,11 @@
 // Reads one mapping against its field table (fields.ts): each field's value converted, and a
 // message for each missing, mistyped or unknown field. Every field is checked, so one run
 // reports every problem of the mapping.
-import { DATE_PATTERN, type FieldSpec, type ObjectSpec } from "./fields.js";
-import { describe, entryOf, isNull, quoteHint, type SMap, type SNode, type SScalar } from "./node.js";
-import type { FileDiagnostics } from "./file-diagnostics.js";
+
 import { quote } from "../quote.js";
+import { DATE_PATTERN, type FieldSpec, type ObjectSpec } from "./fields.js";
+import type { FileDiagnostics } from "./file-diagnostics.js";
+import { describe, entryOf, isNull, quoteHint, type SMap, type SNode, type SScalar } from "./node.js";
 
 /** Field values by name; absent, null-valued and invalid fields are left out. */
 export type Fields = Record<string, unknown>;

@@ -1,7 +1,7 @@
 // JSON Schemas (draft-07) of the four kinds, built from the loader's own field tables, for
 // editors (yaml-language-server, Taplo). schema/*.schema.json are this output; a test keeps
 // them equal.
-import { DATE_PATTERN, FILE_SPECS, KINDS, type FieldSpec, type Kind, type ObjectSpec } from "./fields.js";
+import { DATE_PATTERN, FILE_SPECS, type FieldSpec, KINDS, type Kind, type ObjectSpec } from "./fields.js";
 
 type JsonSchema = Record<string, unknown>;
 

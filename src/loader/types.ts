@@ -1,7 +1,7 @@
-import type { Boundary } from "../fs/boundary.js";
 // The loaded specification: plain data, frozen after load. Field names follow the spec
 // format (snake_case) so that MCP output can be built from them without renaming.
 import type { Diagnostic } from "../diagnostics.js";
+import type { Boundary } from "../fs/boundary.js";
 
 export interface SourceLocation {
   /** Displayed path of the file. */

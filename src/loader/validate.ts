@@ -3,8 +3,8 @@
 import type { Diagnostic, Severity } from "../diagnostics.js";
 import { quote } from "../quote.js";
 import type { Collected } from "./collect.js";
+import { type FileDiagnostics, formatPos, oneLine } from "./file-diagnostics.js";
 import type { Written } from "./manifest.js";
-import { formatPos, oneLine, type FileDiagnostics } from "./file-diagnostics.js";
 import type { Item, SourceLocation } from "./types.js";
 
 // speky:speky-ts#SPEC-VALIDATE

@@ -1,9 +1,10 @@
 // What hover shows of an ID, and the counts of a code lens: read from the model, with the
 // open buffers' tags counted in.
+
+import type { Item } from "../loader/types.js";
 import { coverageOf, isAutomated } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
 import { suggestId } from "../model/suggest.js";
-import type { Item } from "../loader/types.js";
 import type { Project } from "./project.js";
 
 /** Hover text is bounded: a spec's long text can be anything. */

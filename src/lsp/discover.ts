@@ -8,8 +8,8 @@ import { compareStrings } from "../diagnostics.js";
 import { boundaryFor } from "../fs/boundary.js";
 import { GlobWalker } from "../fs/globs.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
-import { entryOf, stringValue } from "../loader/node.js";
 import { FileDiagnostics } from "../loader/file-diagnostics.js";
+import { entryOf, stringValue } from "../loader/node.js";
 import { readToml } from "../loader/toml/source.js";
 import { readYaml } from "../loader/yaml/source.js";
 
@@ -62,7 +62,7 @@ async function reached(manifest: string): Promise<string[]> {
   const text = read.bytes.toString("utf8");
   const report = new FileDiagnostics(manifest, []);
   const root = path.extname(manifest).toLowerCase() === ".toml" ? readToml(text, report) : await readYaml(text, report);
-  if (!root || root.type !== "map") return [];
+  if (root?.type !== "map") return [];
   const base = path.resolve(path.dirname(manifest), stringValue(entryOf(root, "root_directory")?.value) ?? ".");
   const files = entryOf(root, "files")?.value;
   const out: string[] = [];

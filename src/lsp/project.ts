@@ -4,11 +4,11 @@ import { EventEmitter } from "node:events";
 import path from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { LiveModel } from "../live/live-model.js";
-import type { Model } from "../model/model.js";
-import type { RawTag } from "../scan/engine.js";
 import { readSpecFile } from "../loader/files.js";
 import type { Item } from "../loader/types.js";
-import { indexSpecText, type Definition, type SpecFileIndex } from "./spec-index.js";
+import type { Model } from "../model/model.js";
+import type { RawTag } from "../scan/engine.js";
+import { type Definition, indexSpecText, type SpecFileIndex } from "./spec-index.js";
 
 /** A code reference as the editor needs it: where the tag is written. */
 export interface TagPlace {
@@ -195,7 +195,14 @@ export class Project extends EventEmitter<ProjectEvents> {
   async definitionOf(item: Item): Promise<{ abs: string; spot: Pick<Definition, "line" | "start" | "end"> }> {
     const abs = this.specFileOf(item);
     const found = (await this.indexOf(abs)).byId.get(item.id);
-    return { abs, spot: found ?? { line: Math.max(0, item.loc.line - 1), start: Math.max(0, item.loc.column - 1), end: Math.max(0, item.loc.column - 1) } };
+    return {
+      abs,
+      spot: found ?? {
+        line: Math.max(0, item.loc.line - 1),
+        start: Math.max(0, item.loc.column - 1),
+        end: Math.max(0, item.loc.column - 1),
+      },
+    };
   }
 
   private order: { generation: number; files: Map<string, SpecFilePlace>; items: { item: Item; file: number }[] } | null = null;
@@ -258,7 +265,8 @@ export class Project extends EventEmitter<ProjectEvents> {
     }
     for (const [abs, tags] of this.overlays) {
       for (const t of tags) {
-        if (t.id === id && t.reference) places.push({ abs, line: t.tag_line - 1, column: t.tag_column, project: t.project, id, is_test: t.is_test });
+        if (t.id === id && t.reference)
+          places.push({ abs, line: t.tag_line - 1, column: t.tag_column, project: t.project, id, is_test: t.is_test });
       }
     }
     return places;

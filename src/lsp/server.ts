@@ -4,15 +4,15 @@
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
-  SymbolKind,
-  TextDocumentSyncKind,
-  TextDocuments,
   type CodeLens,
   type Connection,
   type InitializeParams,
   type InitializeResult,
   type Location,
   type SymbolInformation,
+  SymbolKind,
+  TextDocumentSyncKind,
+  TextDocuments,
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
@@ -21,11 +21,11 @@ import { VERSION } from "../version.js";
 import { describeItem, describeUnknown, lensTitle } from "./describe.js";
 import { discoverManifests } from "./discover.js";
 import { Project } from "./project.js";
-import { idItems, matchingIds, MAX_COMPLETIONS, sourceCompletion, sourceDiagnostics, tagAt } from "./source.js";
-import { spotAt, type IdSpot } from "./spec-index.js";
+import { idItems, MAX_COMPLETIONS, matchingIds, sourceCompletion, sourceDiagnostics, tagAt } from "./source.js";
 import { fileDiagnostics, idFieldAt, isSpecText, specDiagnostics, toLsp } from "./spec.js";
-import { DocumentTrees } from "./trees.js";
+import { type IdSpot, spotAt } from "./spec-index.js";
 import { splitLines, utf16Column } from "./text.js";
+import { DocumentTrees } from "./trees.js";
 
 export interface ServerOptions {
   /** Manifests given on the command line (absolute): they take precedence over everything. */
@@ -116,7 +116,8 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     const text = doc.getText();
     const fast = await fileDiagnostics(project, abs, text);
     if (fast) {
-      if (documents.get(doc.uri)?.version === version) void connection.sendDiagnostics({ uri: doc.uri, version, diagnostics: fast.map((d) => toLsp(d, text)) });
+      if (documents.get(doc.uri)?.version === version)
+        void connection.sendDiagnostics({ uri: doc.uri, version, diagnostics: fast.map((d) => toLsp(d, text)) });
       return;
     }
     wholeLoads = wholeLoads.then(async () => {
@@ -124,7 +125,8 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       const overlay = new Map(specDocs().map((d) => [absOf(d.uri)!, d.getText()]));
       const roots = [...(project.model?.manifests.map((m) => m.root) ?? []), ...project.paths.map((p) => path.dirname(p)), project.cwd];
       const found = await specDiagnostics(project.paths, project.cwd, overlay, roots);
-      if (documents.get(doc.uri)?.version === version) void connection.sendDiagnostics({ uri: doc.uri, version, diagnostics: found.get(abs) ?? [] });
+      if (documents.get(doc.uri)?.version === version)
+        void connection.sendDiagnostics({ uri: doc.uri, version, diagnostics: found.get(abs) ?? [] });
     });
     return wholeLoads;
   }
@@ -185,12 +187,19 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   connection.onInitialized(() => {
     void (async () => {
       const cwd = folders[0] ?? process.cwd();
-      const paths = options.manifests.length > 0 ? options.manifests : fromInit.length > 0 ? fromInit : await discoverManifests(folders.length > 0 ? folders : [cwd]);
+      const paths =
+        options.manifests.length > 0
+          ? options.manifests
+          : fromInit.length > 0
+            ? fromInit
+            : await discoverManifests(folders.length > 0 ? folders : [cwd]);
       project = new Project(paths, cwd, openText, options.watch ?? true);
       project.on("changed", () => {
         state = "ready";
         const model = project!.model!;
-        connection.console.info(`speky: ${model.requirementIds.length} requirements, ${model.testIds.length} tests, ${model.codeReferences.length} code references`);
+        connection.console.info(
+          `speky: ${model.requirementIds.length} requirements, ${model.testIds.length} tests, ${model.codeReferences.length} code references`,
+        );
         sendStatus();
         rediagnoseAll();
         if (lensRefresh) void connection.sendRequest("workspace/codeLens/refresh").catch(() => undefined);
@@ -235,7 +244,10 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     range: { start: { line: number; character: number }; end: { line: number; character: number } };
   }
 
-  const rangeOf = (s: Pick<IdSpot, "line" | "start" | "end">) => ({ start: { line: s.line, character: s.start }, end: { line: s.line, character: s.end } });
+  const rangeOf = (s: Pick<IdSpot, "line" | "start" | "end">) => ({
+    start: { line: s.line, character: s.start },
+    end: { line: s.line, character: s.end },
+  });
 
   async function targetAt(uri: string, position: { line: number; character: number }, inSpecDefinitions: boolean): Promise<Target | null> {
     const doc = documents.get(uri);
@@ -243,7 +255,9 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     if (!doc || !abs || !project?.model) return null;
     if (isSpecText(abs, doc.getText())) {
       const index = await project.indexOf(abs);
-      const spot = spotAt(index.mentions, position.line, position.character) ?? (inSpecDefinitions ? spotAt(index.definitions, position.line, position.character) : undefined);
+      const spot =
+        spotAt(index.mentions, position.line, position.character) ??
+        (inSpecDefinitions ? spotAt(index.definitions, position.line, position.character) : undefined);
       return spot ? { id: spot.id, range: rangeOf(spot) } : null;
     }
     const tag = tagAt(lineOf(doc, position.line), position.line, position.character);
@@ -307,7 +321,10 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     for (const tag of project.tagsOf(id)) {
       const start = utf16Column(read(tag.abs, tag.line), tag.column);
       const length = `speky:${tag.project}#${tag.id}`.length;
-      out.push({ uri: uriOf(tag.abs), range: { start: { line: tag.line, character: start }, end: { line: tag.line, character: start + length } } });
+      out.push({
+        uri: uriOf(tag.abs),
+        range: { start: { line: tag.line, character: start }, end: { line: tag.line, character: start + length } },
+      });
     }
     const specFiles = new Set(project.specFiles());
     for (const doc of specDocs()) specFiles.add(absOf(doc.uri)!);
@@ -317,8 +334,18 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     // Comments from CSV files: located by the loader.
     for (const comment of model.commentsAbout.get(id) ?? []) {
       if (!comment.loc.file.toLowerCase().endsWith(".csv")) continue;
-      const abs = model.specs.files.find((f) => f.endsWith(path.sep + comment.loc.file) || f === path.resolve(project!.cwd, comment.loc.file));
-      if (abs) out.push({ uri: uriOf(abs), range: rangeOf({ line: comment.loc.line - 1, start: Math.max(0, comment.loc.column - 1), end: Math.max(0, comment.loc.column - 1) }) });
+      const abs = model.specs.files.find(
+        (f) => f.endsWith(path.sep + comment.loc.file) || f === path.resolve(project!.cwd, comment.loc.file),
+      );
+      if (abs)
+        out.push({
+          uri: uriOf(abs),
+          range: rangeOf({
+            line: comment.loc.line - 1,
+            start: Math.max(0, comment.loc.column - 1),
+            end: Math.max(0, comment.loc.column - 1),
+          }),
+        });
     }
     return out;
   });

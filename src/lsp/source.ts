@@ -1,15 +1,15 @@
 // Source files: the tag under the cursor, the diagnostics of an unsaved buffer (the scanner
 // run on its text), and completion of `speky:<project>#<ID>` tags in comments.
 import {
+  type CompletionItem,
   CompletionItemKind,
   DiagnosticSeverity,
-  type CompletionItem,
   type Diagnostic as LspDiagnostic,
   type Position,
 } from "vscode-languageserver";
 import type { Model } from "../model/model.js";
 import { suggestId } from "../model/suggest.js";
-import { scanText, scanTextWith, type RawTag } from "../scan/engine.js";
+import { type RawTag, scanText, scanTextWith } from "../scan/engine.js";
 import { scanFileBuffer } from "../scan/file.js";
 import { languageForPath, languageForShebang } from "../scan/languages.js";
 import { MARKER } from "../scan/text.js";
@@ -59,7 +59,12 @@ export async function sourceDiagnostics(
   };
   const diagnostics: LspDiagnostic[] = [];
   for (const d of result.diagnostics) {
-    diagnostics.push({ range: range(d.line, d.column, MARKER.length), severity: DiagnosticSeverity.Warning, source: "speky", message: d.message });
+    diagnostics.push({
+      range: range(d.line, d.column, MARKER.length),
+      severity: DiagnosticSeverity.Warning,
+      source: "speky",
+      message: d.message,
+    });
   }
   const tags = result.tags.filter((t) => project.projectNamed(t.project) !== undefined);
   for (const tag of tags) {
@@ -79,7 +84,10 @@ export async function sourceDiagnostics(
       });
     }
   }
-  diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || (a.severity ?? 0) - (b.severity ?? 0));
+  diagnostics.sort(
+    (a, b) =>
+      a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || (a.severity ?? 0) - (b.severity ?? 0),
+  );
   return { diagnostics, tags };
 }
 
@@ -89,7 +97,11 @@ export const MAX_COMPLETIONS = 200;
 /** IDs starting with `typed` (case-insensitive), then (from two characters on) IDs containing it, capped. */
 export function matchingIds(model: Model, typed: string, order: "requirements" | "tests" | "both"): string[] {
   const lists =
-    order === "requirements" ? [model.requirementIds, model.testIds] : order === "tests" ? [model.testIds, model.requirementIds] : [model.requirementIds, model.testIds];
+    order === "requirements"
+      ? [model.requirementIds, model.testIds]
+      : order === "tests"
+        ? [model.testIds, model.requirementIds]
+        : [model.requirementIds, model.testIds];
   const upper = typed.toUpperCase();
   const out: string[] = [];
   for (const pass of [0, 1]) {
@@ -124,7 +136,14 @@ export function idItems(model: Model, ids: string[], range: { start: Position; e
  * completed at the cursor, and the scanner's verdict on it decides (docstrings, comments by
  * query, buffers without a tree).
  */
-async function probeIsTag(abs: string, text: string, offset: number, position: Position, line: string, m: RegExpExecArray): Promise<boolean> {
+async function probeIsTag(
+  abs: string,
+  text: string,
+  offset: number,
+  position: Position,
+  line: string,
+  m: RegExpExecArray,
+): Promise<boolean> {
   const language = languageForPath(abs) ?? languageForShebang(text);
   if (!language) return false;
   const filler = m[2] !== undefined ? (m[3] ? "" : "X") : `${m[1] ? "" : "p"}#X`;

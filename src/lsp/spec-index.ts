@@ -2,8 +2,8 @@
 // named by a `ref`, `prereq` or comment `about`. The loader's own readers give the tree
 // (with positions), so this reads a file exactly as the loader does.
 import path from "node:path";
-import { entryOf, stringValue, type SMap, type SNode, type SScalar } from "../loader/node.js";
 import { FileDiagnostics } from "../loader/file-diagnostics.js";
+import { entryOf, type SMap, type SNode, type SScalar, stringValue } from "../loader/node.js";
 import { readToml } from "../loader/toml/source.js";
 import { readYaml } from "../loader/yaml/source.js";
 import { splitLines, utf16Column } from "./text.js";
@@ -46,7 +46,7 @@ export async function indexSpecText(file: string, text: string): Promise<SpecFil
   } catch {
     return empty();
   }
-  if (!root || root.type !== "map") return empty();
+  if (root?.type !== "map") return empty();
   const kind = stringValue(entryOf(root, "kind")?.value) ?? null;
   const lines = splitLines(text);
   const index: SpecFileIndex = { ...empty(), kind };

@@ -1,14 +1,15 @@
 // Spec files: diagnostics of unsaved buffers (the loader run over the open buffers' texts)
 // and where an ID may be completed.
-import { StringPool } from "../loader/own-strings.js";
+
 import path from "node:path";
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic } from "vscode-languageserver";
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import type { Collected, FileContext } from "../loader/collect.js";
+import { FileDiagnostics } from "../loader/file-diagnostics.js";
 import { MAX_FILE_BYTES } from "../loader/files.js";
 import { readItemsFile } from "../loader/items.js";
 import { fileKind, loadSpecs } from "../loader/load.js";
-import { FileDiagnostics } from "../loader/file-diagnostics.js";
+import { StringPool } from "../loader/own-strings.js";
 import { readToml } from "../loader/toml/source.js";
 import type { Item } from "../loader/types.js";
 import { validateReferences } from "../loader/validate.js";

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Point, Tree } from "web-tree-sitter";
 import { MAX_PARSE_BYTES } from "../scan/file.js";
 import { languageForPath, languageForShebang, languageRow } from "../scan/languages.js";
-import { loadLanguage, type LoadedLanguage } from "../scan/runtime.js";
+import { type LoadedLanguage, loadLanguage } from "../scan/runtime.js";
 
 export interface Parsed {
   text: string;

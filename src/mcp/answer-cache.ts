@@ -56,8 +56,7 @@ class Lru<V> {
   }
 }
 
-const answerSize = (result: CallToolResult) =>
-  2 * result.content.reduce((n, c) => n + (c.type === "text" ? c.text.length : 0), 0);
+const answerSize = (result: CallToolResult) => 2 * result.content.reduce((n, c) => n + (c.type === "text" ? c.text.length : 0), 0);
 
 /**
  * What a memoized list costs, in the same unit as an answer's characters: a reference (8
@@ -79,7 +78,14 @@ const caches = new WeakMap<Model, Lru<CallToolResult>>();
 const listings = new WeakMap<Model, Lru<Listing | CallToolResult>>();
 
 /** `compute()` once per model and key, while the model's store keeps it within `budget`. */
-function memoized<V>(store: WeakMap<Model, Lru<V>>, budget: number, sizeOf: (value: V) => number, model: Model, key: string, compute: () => V): V {
+function memoized<V>(
+  store: WeakMap<Model, Lru<V>>,
+  budget: number,
+  sizeOf: (value: V) => number,
+  model: Model,
+  key: string,
+  compute: () => V,
+): V {
   let cache = store.get(model);
   if (!cache) store.set(model, (cache = new Lru(budget, sizeOf)));
   const hit = cache.get(key);

@@ -28,10 +28,16 @@ function plainCapabilities(v: unknown): boolean {
   const { roots, sampling, elicitation } = v;
   return (
     optional(roots, (r) => isPlain(r) && keysIn(r, ["listChanged"]) && optional(r.listChanged, (x) => typeof x === "boolean")) &&
-    optional(sampling, (s) => isPlain(s) && keysIn(s, ["context", "tools"]) && optional(s.context, isEmptyObject) && optional(s.tools, isEmptyObject)) &&
+    optional(
+      sampling,
+      (s) => isPlain(s) && keysIn(s, ["context", "tools"]) && optional(s.context, isEmptyObject) && optional(s.tools, isEmptyObject),
+    ) &&
     // The SDK rewrites an empty elicitation capability to {form: {}}: its state keeps the SDK's own
     // reading (replayed), and the answer does not depend on it.
-    optional(elicitation, (e) => isPlain(e) && keysIn(e, ["form", "url"]) && optional(e.form, isEmptyObject) && optional(e.url, isEmptyObject))
+    optional(
+      elicitation,
+      (e) => isPlain(e) && keysIn(e, ["form", "url"]) && optional(e.form, isEmptyObject) && optional(e.url, isEmptyObject),
+    )
   );
 }
 

@@ -1,9 +1,10 @@
 // Argument checks shared by several tools, so that their error texts cannot drift apart.
 // An empty string counts as "no filter", as in speky.
-import type { Model } from "../model/model.js";
+
 import type { Item, Requirement, Test } from "../loader/types.js";
-import { ToolError } from "./tool.js";
+import type { Model } from "../model/model.js";
 import { quote, shown } from "../quote.js";
+import { ToolError } from "./tool.js";
 
 export function requirementsMatching(model: Model, tag?: string, category?: string): readonly Requirement[] {
   if (tag && !model.tags.has(tag)) throw new ToolError(`Tag ${quote(tag)} not found`);

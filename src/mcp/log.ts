@@ -1,5 +1,5 @@
 // stdout belongs to the protocol: every human-readable line goes to stderr, filtered by level.
-import { escapeControl, formatDiagnostic, type Diagnostic } from "../diagnostics.js";
+import { type Diagnostic, escapeControl, formatDiagnostic } from "../diagnostics.js";
 
 export type LogLevel = "quiet" | "normal" | "verbose";
 

@@ -22,12 +22,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 
 export const pagingInput = {
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("Page size: at most this many items, and a nextCursor to call again for the rest"),
+  limit: z.number().int().min(1).optional().describe("Page size: at most this many items, and a nextCursor to call again for the rest"),
   cursor: z.string().optional().describe("The nextCursor of the previous page, with the same other arguments"),
 };
 

@@ -1,12 +1,19 @@
 // Requirements and tests as resources (speky://requirement/{id}, speky://test/{id}): the same
 // JSON as get_requirement / get_test, listable, with ID completion. An unknown ID is the MCP
 // "resource not found" JSON-RPC error, -32002.
-import { relieveHeap } from "../heap.js";
-import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, ListResourcesRequestSchema, McpError, type ReadResourceResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
+
 import { createHash } from "node:crypto";
-import type { Model } from "../model/model.js";
+import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  McpError,
+  type ReadResourceResult,
+  type Resource,
+} from "@modelcontextprotocol/sdk/types.js";
+import { relieveHeap } from "../heap.js";
 import type { Item } from "../loader/types.js";
+import type { Model } from "../model/model.js";
 import { Listing, materialize, pageOf } from "./paging.js";
 import { ToolError } from "./tool.js";
 import { getRequirement } from "./tools/get-requirement.js";

@@ -20,10 +20,7 @@ export { SERVER_NAME };
 export function createServer(getModel: () => Model, getState?: () => LiveState): McpServer {
   const startedAt = new Date();
   const state = getState ?? (() => fixedState(getModel(), startedAt));
-  const server = new McpServer(
-    { ...SERVER_INFO },
-    { capabilities: structuredClone(DECLARED_CAPABILITIES), instructions: INSTRUCTIONS },
-  );
+  const server = new McpServer({ ...SERVER_INFO }, { capabilities: structuredClone(DECLARED_CAPABILITIES), instructions: INSTRUCTIONS });
   for (const tool of TOOLS) registerTool(server, state, tool);
   answerToolList(server, TOOLS);
   // A resource holds what get_requirement / get_test answer: it waits for the first scan as they do.

@@ -2,15 +2,16 @@
 // that turns a run into an MCP result: structuredContent plus the same JSON as one compact
 // text block, or a domain error as an isError result carrying {error}. Paging of list answers
 // (paging.ts) and the stale-model note in `_meta` are added here too, for every tool alike.
-import { relieveHeap } from "../heap.js";
+
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
-import { staleNote, type LiveState } from "../live/live-model.js";
+import type { z } from "zod";
+import { relieveHeap } from "../heap.js";
+import { type LiveState, staleNote } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
 import { cachedAnswer, cachedListing } from "./answer-cache.js";
-import { awaitScan, needsScan, PARTIAL_META_KEY, partialNote, scanWaitMs, type WaitContext } from "./scan-wait.js";
 import { CursorError, Listing, materialize, pageOf, pagingInput, pagingOutput, splitPaging } from "./paging.js";
+import { awaitScan, needsScan, PARTIAL_META_KEY, partialNote, scanWaitMs, type WaitContext } from "./scan-wait.js";
 
 /** A domain error (unknown ID, tag or category, wrong kind): answered, never thrown to the protocol. */
 export class ToolError extends Error {}

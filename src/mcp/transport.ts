@@ -10,7 +10,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 // The SDK's ErrorCode values, here so that this module loads without the SDK.
 const ErrorCode = { ParseError: -32700, InvalidRequest: -32600 } as const;
-type MessageSchema = (typeof import("@modelcontextprotocol/sdk/types.js"))["JSONRPCMessageSchema"];
+type MessageSchema = typeof import("@modelcontextprotocol/sdk/types.js")["JSONRPCMessageSchema"];
 
 const NEWLINE = 0x0a;
 /** A line longer than this is answered with a parse error and skipped, not buffered forever. */
@@ -48,8 +48,7 @@ export class LineStdioTransport implements Transport {
 
   private readonly onData = (chunk: Buffer | string) => this.receive(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   private readonly onEnd = () => (this.schema ? void this.close() : this.backlog.push(() => void this.close()));
-  private readonly onStreamError = (error: Error) =>
-    this.schema ? this.onerror?.(error) : this.backlog.push(() => this.onerror?.(error));
+  private readonly onStreamError = (error: Error) => (this.schema ? this.onerror?.(error) : this.backlog.push(() => this.onerror?.(error)));
   // speky:speky-ts#SEC-EPIPE
   /** stdout failing (EPIPE: the client went away) ends the session like stdin's end does. */
   private readonly onOutputError = (error: Error) => {
@@ -97,7 +96,7 @@ export class LineStdioTransport implements Transport {
     const reply = answer(value);
     if (reply === null) return false;
     this.earlyRequest = value;
-    this.write(JSON.stringify(reply) + "\n").catch((error: Error) => this.onerror?.(error));
+    this.write(`${JSON.stringify(reply)}\n`).catch((error: Error) => this.onerror?.(error));
     return true;
   }
 
@@ -149,7 +148,10 @@ export class LineStdioTransport implements Transport {
 
   /** A line to the SDK, or before it is loaded: answered early, or kept. */
   private deliver(line: string): void {
-    if (this.schema) return this.handleLine(line);
+    if (this.schema) {
+      this.handleLine(line);
+      return;
+    }
     if (line.trim() === "") return; // as handleLine does
     if (this.earlyAnswer && !this.firstLineSeen && this.backlog.length === 0 && this.tryEarly(line)) return;
     this.backlog.push(Object.assign(() => this.handleLine(line), { line }));
@@ -175,7 +177,7 @@ export class LineStdioTransport implements Transport {
 
   private reply(id: string | number | null, code: number, message: string): void {
     const response: ErrorReply = { jsonrpc: "2.0", id, error: { code, message } };
-    this.write(JSON.stringify(response) + "\n").catch((error: Error) => this.onerror?.(error));
+    this.write(`${JSON.stringify(response)}\n`).catch((error: Error) => this.onerror?.(error));
   }
 
   private write(text: string): Promise<void> {
@@ -197,7 +199,7 @@ export class LineStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.resolve();
-    return this.write(JSON.stringify(withoutErrorPrefix(message)) + "\n");
+    return this.write(`${JSON.stringify(withoutErrorPrefix(message))}\n`);
   }
 
   async close(): Promise<void> {

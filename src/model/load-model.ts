@@ -1,10 +1,10 @@
 // Load specs, then scan the code sources of every manifest, then merge: the pipeline that
 // the CLI and the MCP server share. Data flows one way: spec → scan → model.
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
-import type { ScanOptions } from "../scan/scan.js";
-import type { ScanTarget } from "../scan/types.js";
 import { loadSpecs } from "../loader/load.js";
 import type { LoadOptions, Manifest, SpecSet } from "../loader/types.js";
+import type { ScanOptions } from "../scan/scan.js";
+import type { ScanTarget } from "../scan/types.js";
 import { buildModel, type Model } from "./model.js";
 
 export interface ModelResult {
@@ -44,7 +44,12 @@ export type ScanHooks = Pick<ScanOptions, "cooperative" | "onProgress" | "afterW
 export async function scanSpecs(specs: SpecSet, options: ModelOptions = {}, hooks: ScanHooks = {}): Promise<Model> {
   // Loaded when first needed: the MCP server answers `initialize` before its scan starts.
   const { scan } = await import("../scan/scan.js");
-  const scanned = await scan(scanTargets(specs.manifests, options.ignore ?? true), { ...hooks, onlyFiles: options.onlyFiles, cache: options.cache ?? true, cacheNote: options.cacheNote });
+  const scanned = await scan(scanTargets(specs.manifests, options.ignore ?? true), {
+    ...hooks,
+    onlyFiles: options.onlyFiles,
+    cache: options.cache ?? true,
+    cacheNote: options.cacheNote,
+  });
   return buildModel(specs, scanned);
 }
 

@@ -1,8 +1,8 @@
 // The one structure everything reads: the loaded specs with their cross-references, and
 // the scanner's code references merged by ID. Built once, frozen, swapped whole on reload.
 import { compareStrings, type Diagnostic } from "../diagnostics.js";
-import type { CodeReference, ScanResult } from "../scan/types.js";
 import type { Comment, Item, Manifest, Requirement, SpecSet, Test } from "../loader/types.js";
+import type { CodeReference, ScanResult } from "../scan/types.js";
 
 export interface Model {
   readonly specs: SpecSet;

@@ -1,8 +1,8 @@
 // Ranked full-text search over the specs ("is there already a requirement about timeouts?").
 // BM25 over weighted fields; the index is built once per model, on first use.
 import { compareStrings } from "../diagnostics.js";
-import type { Item } from "../loader/types.js";
 import { ownString } from "../loader/own-strings.js";
+import type { Item } from "../loader/types.js";
 import type { Model } from "./model.js";
 
 export interface SearchHit {
@@ -164,7 +164,7 @@ function rank(model: Model, query: string, kind?: Item["kind"]): Ranked {
       for (let p = index.start[t]; p < index.start[t + 1]; p++) {
         const doc = index.docs[p];
         const tf = index.weights[p] * index.scale;
-        const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + (B * index.lengths[doc]) / index.averageLength));
+        const norm = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * index.lengths[doc]) / index.averageLength));
         if (best[doc] === 0) touched.push(doc);
         best[doc] = Math.max(best[doc], idf * norm * factor);
       }
@@ -203,7 +203,11 @@ export function searchText(model: Model, query: string, kind?: Item["kind"], lim
 }
 
 /** Every hit, best first, shaped only when a page of them is answered (src/mcp/paging.ts). */
-export function searchTextHits(model: Model, query: string, kind?: Item["kind"]): { order: readonly number[]; hit: (doc: number) => SearchHit } {
+export function searchTextHits(
+  model: Model,
+  query: string,
+  kind?: Item["kind"],
+): { order: readonly number[]; hit: (doc: number) => SearchHit } {
   const ranked = rank(model, query, kind);
   return { order: ranked.order, hit: (doc) => hit(ranked, doc) };
 }

@@ -2,11 +2,11 @@
 // same coverage buckets as the MCP tools (test_plan_coverage), so the report and an agent
 // never disagree.
 import { compareStrings, type Diagnostic } from "../diagnostics.js";
-import { coverageOf, coverageScope, isAutomated, type CoverageBucket } from "../model/coverage.js";
+import type { Requirement, Test } from "../loader/types.js";
+import { type CoverageBucket, coverageOf, coverageScope, isAutomated } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
 import { danglingDiagnostics } from "../model/problems.js";
-import type { Requirement, Test } from "../loader/types.js";
-import { placeItems, type Place } from "./names.js";
+import { type Place, placeItems } from "./names.js";
 
 export const BUCKETS: readonly CoverageBucket[] = ["no_test_plan", "manual_test_plan", "partially_manual_test_plan", "automated_test_plan"];
 
@@ -47,7 +47,12 @@ export interface ReportData {
   problems: { dangling: Diagnostic[]; scanner: Diagnostic[]; loader: Diagnostic[] };
 }
 
-const emptyCounts = (): Record<CoverageBucket, number> => ({ no_test_plan: 0, manual_test_plan: 0, partially_manual_test_plan: 0, automated_test_plan: 0 });
+const emptyCounts = (): Record<CoverageBucket, number> => ({
+  no_test_plan: 0,
+  manual_test_plan: 0,
+  partially_manual_test_plan: 0,
+  automated_test_plan: 0,
+});
 
 /** Tests of a requirement, sorted by ID. */
 export const testsOf = (data: ReportData, id: string): readonly Test[] => data.model.testedBy.get(id) ?? [];

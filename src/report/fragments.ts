@@ -1,9 +1,9 @@
 // Pieces several pages share: links to items, coverage badges, steps, code references,
 // comments, problem tables. Every repository string passes through esc().
 import type { Diagnostic } from "../diagnostics.js";
+import type { Comment, Step } from "../loader/types.js";
 import type { CoverageBucket } from "../model/coverage.js";
 import type { CodeReference } from "../scan/types.js";
-import type { Comment, Step } from "../loader/types.js";
 import { BUCKET_LABELS, type ReportData } from "./data.js";
 import { esc, safeHttpUrl } from "./escape.js";
 import type { Place } from "./names.js";

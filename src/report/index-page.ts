@@ -3,10 +3,10 @@
 // script filters and sorts its rows from a JSON copy of the searchable text.
 import { compareStrings } from "../diagnostics.js";
 import type { CoverageBucket } from "../model/coverage.js";
+import { grouped } from "../quote.js";
 import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js";
 import { esc, jsonForScript } from "./escape.js";
 import { bucketBadge, plural, requirementHref } from "./fragments.js";
-import { grouped } from "../quote.js";
 import { page } from "./layout.js";
 
 function generatedLine(data: ReportData): string {
@@ -45,7 +45,8 @@ function coverageSection(data: ReportData): string {
   );
 }
 
-const options = (values: Iterable<[string, string]>) => [...values].map(([v, label]) => `<option value="${esc(v)}">${esc(label)}</option>`).join("");
+const options = (values: Iterable<[string, string]>) =>
+  [...values].map(([v, label]) => `<option value="${esc(v)}">${esc(label)}</option>`).join("");
 
 function filters(data: ReportData): string {
   const categories = [...data.model.requirementsByCategory.keys()].sort(compareStrings);
@@ -83,7 +84,10 @@ export const ROWS_SHOWN = 50;
 const rowsShown = (data: ReportData) => (data.requirements.length <= SMALL ? data.requirements.length : ROWS_SHOWN);
 
 function requirementsTable(data: ReportData): string {
-  const head = COLUMNS.map(([key, label, cls]) => `<th scope="col" data-sort="${key}"${cls ? ` class="${cls}"` : ""}${key === "id" ? ' aria-sort="ascending"' : ""}>${label}</th>`).join("");
+  const head = COLUMNS.map(
+    ([key, label, cls]) =>
+      `<th scope="col" data-sort="${key}"${cls ? ` class="${cls}"` : ""}${key === "id" ? ' aria-sort="ascending"' : ""}>${label}</th>`,
+  ).join("");
   const rows = data.requirements.slice(0, rowsShown(data)).map((r) => {
     const tests = (data.model.testedBy.get(r.id) ?? []).length;
     const code = (data.model.codeReferencesById.get(r.id) ?? []).length;

@@ -58,7 +58,17 @@ function requirementArticle(data: ReportData, req: Requirement, here: string): s
     section(`${a}:client`, "Client statement", req.client_statement ? text(req.client_statement, "blockquote") : null, 3) +
     section(`${a}:properties`, "Properties", properties(req), 3) +
     section(`${a}:refers-to`, "Refers to", idList(data, req.ref, ROOT, here), 3) +
-    section(`${a}:referenced-by`, "Referenced by", idList(data, (model.referencedBy.get(req.id) ?? []).map((r) => r.id), ROOT, here), 3) +
+    section(
+      `${a}:referenced-by`,
+      "Referenced by",
+      idList(
+        data,
+        (model.referencedBy.get(req.id) ?? []).map((r) => r.id),
+        ROOT,
+        here,
+      ),
+      3,
+    ) +
     section(`${a}:tests`, `Tests (${tests.length})`, testsOfRequirement(data, req, a), 3) +
     section(`${a}:code`, `Code (${code.length})`, codeTable(code, `Code tagged ${req.id}`), 3) +
     section(`${a}:comments`, "Comments", comments(model.commentsAbout.get(req.id) ?? []), 3) +
@@ -117,18 +127,38 @@ function chunkPage(data: ReportData, kind: "Requirements" | "Tests", ids: string
 /** Each file of requirements/ with its content, in order. */
 // speky:speky-ts#REPORT-ITEM-PAGES
 export function* requirementFiles(data: ReportData): Generator<[string, string]> {
-  yield* chunks(data.requirements, (r) => data.requirementPlace.get(r.id)!.file, (file, items) =>
-    chunkPage(data, "Requirements", items.map((r) => r.id), items.map((r) => requirementArticle(data, r, `requirements/${file}`))),
+  yield* chunks(
+    data.requirements,
+    (r) => data.requirementPlace.get(r.id)!.file,
+    (file, items) =>
+      chunkPage(
+        data,
+        "Requirements",
+        items.map((r) => r.id),
+        items.map((r) => requirementArticle(data, r, `requirements/${file}`)),
+      ),
   );
 }
 
 export function* testFiles(data: ReportData): Generator<[string, string]> {
-  yield* chunks(data.tests, (t) => data.testPlace.get(t.id)!.file, (file, items) =>
-    chunkPage(data, "Tests", items.map((t) => t.id), items.map((t) => testArticle(data, t, `tests/${file}`))),
+  yield* chunks(
+    data.tests,
+    (t) => data.testPlace.get(t.id)!.file,
+    (file, items) =>
+      chunkPage(
+        data,
+        "Tests",
+        items.map((t) => t.id),
+        items.map((t) => testArticle(data, t, `tests/${file}`)),
+      ),
   );
 }
 
-function* chunks<T>(items: readonly T[], fileOf: (item: T) => string, render: (file: string, items: T[]) => string): Generator<[string, string]> {
+function* chunks<T>(
+  items: readonly T[],
+  fileOf: (item: T) => string,
+  render: (file: string, items: T[]) => string,
+): Generator<[string, string]> {
   let group: T[] = [];
   let file = "";
   for (const item of items) {

@@ -34,7 +34,9 @@ function grid(data: ReportData): string {
     .join("");
   const rows = data.requirements.map((r) => {
     const tests = new Set((data.model.testedBy.get(r.id) ?? []).map((t) => t.id));
-    const cells = data.tests.map((t) => `<td class="mark-cell">${tests.has(t.id) ? MARK[data.automated.get(t.id) ? "automated" : "manual"] : ""}</td>`).join("");
+    const cells = data.tests
+      .map((t) => `<td class="mark-cell">${tests.has(t.id) ? MARK[data.automated.get(t.id) ? "automated" : "manual"] : ""}</td>`)
+      .join("");
     return `<tr><th scope="row">${itemLink(data, r.id, "")}</th>${cells}</tr>`;
   });
   return (
@@ -60,7 +62,9 @@ function list(data: ReportData): string {
 export function matrixPage(data: ReportData): string {
   const asGrid = data.tests.length <= GRID_LIMITS.tests && data.tests.length * data.requirements.length <= GRID_LIMITS.cells;
   const legend = `<p class="legend-line"><span class="mark automated" aria-hidden="true">●</span> automated test, <span class="mark manual" aria-hidden="true">○</span> manual test</p>`;
-  const note = asGrid ? "" : `<p>With ${plural(data.tests.length, "test")}, the matrix lists each requirement's tests instead of a grid.</p>`;
+  const note = asGrid
+    ? ""
+    : `<p>With ${plural(data.tests.length, "test")}, the matrix lists each requirement's tests instead of a grid.</p>`;
   const body = `<h1>Traceability matrix <span class="sub">${esc(data.title)}</span></h1>\n${legend}${note}\n${asGrid ? grid(data) : list(data)}`;
   return page({ title: `Matrix — ${data.title}`, root: "", section: "matrix", body, problems: problemCount(data) });
 }
@@ -70,8 +74,20 @@ export function problemsPage(data: ReportData): string {
   const p = data.problems;
   const body =
     `<h1>Problems <span class="sub">${esc(data.title)}</span></h1>\n<p class="status">${plural(problemCount(data), "problem")}</p>\n` +
-    section("dangling", `Dangling tags (${p.dangling.length})`, diagnosticsTable(p.dangling, "Code tags naming an unknown ID", "Every code tag names a loaded ID.")) +
-    section("scanner", `Scanner warnings (${p.scanner.length})`, diagnosticsTable(p.scanner, "Scanner warnings", "The scanner reported nothing.")) +
-    section("loader", `Loader warnings (${p.loader.length})`, diagnosticsTable(p.loader, "Loader warnings", "The specifications loaded without warnings."));
+    section(
+      "dangling",
+      `Dangling tags (${p.dangling.length})`,
+      diagnosticsTable(p.dangling, "Code tags naming an unknown ID", "Every code tag names a loaded ID."),
+    ) +
+    section(
+      "scanner",
+      `Scanner warnings (${p.scanner.length})`,
+      diagnosticsTable(p.scanner, "Scanner warnings", "The scanner reported nothing."),
+    ) +
+    section(
+      "loader",
+      `Loader warnings (${p.loader.length})`,
+      diagnosticsTable(p.loader, "Loader warnings", "The specifications loaded without warnings."),
+    );
   return page({ title: `Problems — ${data.title}`, root: "", section: "problems", body, problems: problemCount(data) });
 }

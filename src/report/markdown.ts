@@ -8,9 +8,7 @@ const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;
 
 /** Inline Markdown text: every ASCII punctuation escaped (in one pass), line breaks flattened. */
 export function mdText(text: string): string {
-  return text
-    .replace(/[\r\n\u2028\u2029\u0085\v\f]+/g, " ")
-    .replace(/[!-/:-@[-`{-~]/g, (c) => ENTITIES[c] ?? `\\${c}`);
+  return text.replace(/[\r\n\u2028\u2029\u0085\v\f]+/g, " ").replace(/[!-/:-@[-`{-~]/g, (c) => ENTITIES[c] ?? `\\${c}`);
 }
 
 const MAX_PROBLEMS = 200;
@@ -35,7 +33,14 @@ export function markdownReport(data: ReportData): string {
       return `| ${name} | ${BUCKETS.map((b) => counts[b]).join(" | ")} | ${total} | ${share} |`;
     };
     for (const c of data.coverage) out.push(row(mdText(c.category), c.counts, c.total));
-    out.push(row("**All**", data.coverageTotal, BUCKETS.reduce((n, b) => n + data.coverageTotal[b], 0)), "");
+    out.push(
+      row(
+        "**All**",
+        data.coverageTotal,
+        BUCKETS.reduce((n, b) => n + data.coverageTotal[b], 0),
+      ),
+      "",
+    );
   }
   const problems = [...data.problems.dangling, ...data.problems.scanner, ...data.problems.loader];
   out.push(`### Problems (${problems.length})`, "");

@@ -6,8 +6,8 @@ import path from "node:path";
 import type { ReportData } from "./data.js";
 import { indexPage } from "./index-page.js";
 import { INDEX_SCRIPT } from "./index-script.js";
-import { ITEM_SCRIPT } from "./item-script.js";
 import { requirementFiles, testFiles } from "./item-pages.js";
+import { ITEM_SCRIPT } from "./item-script.js";
 import { matrixPage, problemsPage, testsPage } from "./list-pages.js";
 import { STYLESHEET } from "./style.js";
 
@@ -38,7 +38,9 @@ export function prepareOutput(dir: string): void {
     // rm never follows a symbolic link: a planted one is removed, its target left alone.
     for (const name of OWNED) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
   }
-  fs.writeFileSync(path.join(dir, MARKER), "This folder was written by `speky report`; it is emptied and rewritten on the next run.\n", { flag: "wx" });
+  fs.writeFileSync(path.join(dir, MARKER), "This folder was written by `speky report`; it is emptied and rewritten on the next run.\n", {
+    flag: "wx",
+  });
 }
 
 const write = (file: string, content: string) => fs.writeFileSync(file, content, { flag: "wx" });

@@ -7,11 +7,11 @@ import path from "node:path";
 import { formatDiagnostic } from "../diagnostics.js";
 import { loadModel } from "../model/load-model.js";
 import { reportData } from "./data.js";
+import { DEFAULT_OUT, type ReportFormat } from "./formats.js";
 import { generation } from "./generation.js";
 import { markdownReport } from "./markdown.js";
 import { prepareOutput, writeSite } from "./site.js";
 
-import { DEFAULT_OUT, type ReportFormat } from "./formats.js";
 export { DEFAULT_OUT, REPORT_FORMATS, type ReportFormat } from "./formats.js";
 
 export interface ReportOptions {
@@ -35,7 +35,11 @@ export async function runReport(paths: readonly string[], options: ReportOptions
   const cwd = options.cwd ?? process.cwd();
   const { model, diagnostics } = await loadModel([...paths], { cwd, csvs: options.csvs, cache: options.cache ?? true });
   if (!model) {
-    return { stdout: "", stderr: diagnostics.map((d) => formatDiagnostic(d) + "\n").join("") + "speky: the specifications have errors; no report written\n", exitCode: 1 };
+    return {
+      stdout: "",
+      stderr: `${diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join("")}speky: the specifications have errors; no report written\n`,
+      exitCode: 1,
+    };
   }
   const gitDir = model.manifests[0]?.root ?? path.dirname(path.resolve(cwd, paths[0]));
   const data = reportData(model, diagnostics, await generation(gitDir, options.env));
@@ -49,5 +53,9 @@ export async function runReport(paths: readonly string[], options: ReportOptions
   }
   const out = options.out ?? DEFAULT_OUT;
   const stats = writeSite(data, path.resolve(cwd, out));
-  return { stdout: `speky: wrote ${path.join(out, "index.html")} (${stats.pages} pages, ${(stats.bytes / 1e6).toFixed(1)} MB)\n`, stderr: "", exitCode: 0 };
+  return {
+    stdout: `speky: wrote ${path.join(out, "index.html")} (${stats.pages} pages, ${(stats.bytes / 1e6).toFixed(1)} MB)\n`,
+    stderr: "",
+    exitCode: 0,
+  };
 }

@@ -8,7 +8,18 @@
 // regular file (never a link, FIFO or device), ours alone, size-capped, signature checked,
 // then every field validated before use; any failure discards the whole file, with a reason.
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { closeSync, constants, existsSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { endianness } from "node:os";
 import path from "node:path";
@@ -444,12 +455,19 @@ export function readCacheFile(
     const b = parsed as Body;
     const paths = trailer.entries === 0 ? [] : b.paths.split("\n");
     if (paths.length !== trailer.entries || (trailer.entries === 0 && b.paths !== "")) return refuse("path count is wrong");
-    if (b.paths.includes("\0") || b.paths.startsWith("\n") || b.paths.endsWith("\n") || b.paths.includes("\n\n")) return refuse("a path is invalid");
+    if (b.paths.includes("\0") || b.paths.startsWith("\n") || b.paths.endsWith("\n") || b.paths.includes("\n\n"))
+      return refuse("a path is invalid");
     // Stamps are only compared with fresh ones, and a time not before the caching run (NaN
     // included) is not trusted (cache.ts): any number is safe; their count is checked.
     const stamps = unpackNumbers(b.stamps, 3 * paths.length);
     if (!stamps) return refuse("stamps are invalid");
-    const cached = new CacheFile(h.started, paths, stamps, b.found, path.sep === "/" && !/(?:^|\n)\/|(?:^|\n|\/)\.\.(?:\/|\n|$)/.test(b.paths));
+    const cached = new CacheFile(
+      h.started,
+      paths,
+      stamps,
+      b.found,
+      path.sep === "/" && !/(?:^|\n)\/|(?:^|\n|\/)\.\.(?:\/|\n|$)/.test(b.paths),
+    );
     for (const row of b.walks) {
       const walk = checkWalkRow(row, paths.length);
       if (typeof walk === "string") return refuse(walk);
@@ -503,7 +521,7 @@ class ChunkWriter {
 /** The body (see Body), written column by column. */
 function writeBody(out: ChunkWriter, rows: [key: string, entry: CacheEntry][], walks: Map<string, CachedWalk>): void {
   out.write('{"paths":"');
-  rows.forEach(([key], i) => out.write((i > 0 ? "\\n" : "") + JSON.stringify(key).slice(1, -1)));
+  for (const [i, [key]] of rows.entries()) out.write((i > 0 ? "\\n" : "") + JSON.stringify(key).slice(1, -1));
   out.write('","stamps":"');
   out.write(packNumbers(rows.flatMap(([, e]) => [e.size, e.mtimeMs, e.ctimeMs])));
   out.write('","found":[');

@@ -4,7 +4,7 @@
 // must never be used: the folder and the file must be ours and writable by us only, and every
 // cache file carries an HMAC made with a key only we can read, kept beside the cache.
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, lstatSync, mkdirSync, openSync, writeSync, type Stats } from "node:fs";
+import { closeSync, constants, lstatSync, mkdirSync, openSync, type Stats, writeSync } from "node:fs";
 import path from "node:path";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 

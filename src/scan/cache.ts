@@ -8,20 +8,20 @@
 // a cache file is used only if it is ours alone, signed with our key and valid in every field;
 // a remembered walk is used only if every file it lists is under the walk's start.
 import { createHash } from "node:crypto";
-import path from "node:path";
 import { statSync } from "node:fs";
-import { readCacheFile, walkId, writeCacheFile, type CachedWalk, type CacheFile, type CacheNote, type Hit } from "./cache-file.js";
+import path from "node:path";
 import { compareStrings } from "../diagnostics.js";
 import { statStamp } from "../fs/fast-stat.js";
-import { prepareCacheDir } from "./cache-trust.js";
 import { cacheDir } from "./cache-dir.js";
-import { pathOfKey, NOT_A_FILE } from "./stat-rows.js";
-import { startStatWorker, StatSplit, STAT_SPLIT_MIN, STAT_SPLIT_MIN_BYTES } from "./stat-split.js";
+import { type CachedWalk, type CacheFile, type CacheNote, type Hit, readCacheFile, walkId, writeCacheFile } from "./cache-file.js";
+import { prepareCacheDir } from "./cache-trust.js";
 import type { FileResult } from "./file.js";
+import { NOT_A_FILE, pathOfKey } from "./stat-rows.js";
+import { STAT_SPLIT_MIN, STAT_SPLIT_MIN_BYTES, StatSplit, startStatWorker } from "./stat-split.js";
 import type { DirStamp, WalkCache } from "./walk.js";
 import type { CacheEntry, FileStamp } from "./worker-task.js";
 
-export { cacheKey, CacheFile, MAX_CACHE_BYTES, readCacheFile, writeCacheFile } from "./cache-file.js";
+export { CacheFile, cacheKey, MAX_CACHE_BYTES, readCacheFile, writeCacheFile } from "./cache-file.js";
 
 /**
  * A file whose mtime or ctime is this close to (or after) the moment the scan that cached it
@@ -158,7 +158,10 @@ export class ScanCache implements WalkCache {
     this.unusable = prepareCacheDir(dir, true);
     if (this.unusable) this.note(`scan cache not used: ${this.unusable} (${dir})`);
     // A cache file big enough to hold STAT_SPLIT_MIN files: the stat worker boots meanwhile.
-    const early = !this.unusable && options.statWorker && (statSync(this.file, { throwIfNoEntry: false })?.size ?? 0) >= STAT_SPLIT_MIN_BYTES ? startStatWorker() : null;
+    const early =
+      !this.unusable && options.statWorker && (statSync(this.file, { throwIfNoEntry: false })?.size ?? 0) >= STAT_SPLIT_MIN_BYTES
+        ? startStatWorker()
+        : null;
     // The worker stats the cached files as soon as the file's signature is checked.
     const split = (pathsJson: string, entries: number) => {
       if (early && entries >= STAT_SPLIT_MIN) this.split = new StatSplit(pathsJson, entries, this.keys.prefix, early);
@@ -202,7 +205,7 @@ export class ScanCache implements WalkCache {
   /** A walk of the previous run whose directories are all unchanged (`remembered`): its files, again. */
   lookup(start: string, rule: string): string[] | null {
     const walk = this.remembered(start, rule);
-    return walk && walk.files.map((key) => this.keys.absolute(key));
+    return walk?.files.map((key) => this.keys.absolute(key)) ?? null;
   }
 
   /**
@@ -231,7 +234,8 @@ export class ScanCache implements WalkCache {
     const startKey = this.keys.key(prefix);
     // Most walks start at the base, and most caches hold only plain paths under it.
     if (startKey === "" && this.old?.plainRelative) return true;
-    const relativeUnder = startKey !== prefix ? (key: string) => key.startsWith(startKey) : this.keys.prefix.startsWith(prefix) ? () => true : () => false;
+    const relativeUnder =
+      startKey !== prefix ? (key: string) => key.startsWith(startKey) : this.keys.prefix.startsWith(prefix) ? () => true : () => false;
     for (const key of keys) {
       if (!(path.isAbsolute(key) ? key.startsWith(prefix) : relativeUnder(key))) return false;
       if (key.includes("..") && key.split(path.sep).includes("..")) return false;
@@ -340,7 +344,10 @@ export class ScanCache implements WalkCache {
     this.split?.close();
     if (this.unusable) return;
     const old = this.old;
-    const dropped = !this.options.merge && old !== null && (old.paths.length !== this.keptCount + this.next.size || old.walks.size !== this.nextWalks.size);
+    const dropped =
+      !this.options.merge &&
+      old !== null &&
+      (old.paths.length !== this.keptCount + this.next.size || old.walks.size !== this.nextWalks.size);
     lastRun = { file: this.file, hits: this.hits, misses: this.misses, written: false, replayed: this.replayed };
     if (!this.changed && !dropped) return;
     // By path: the order a scan looks files up in (scan.ts), so that the next run's lookups hit `cursor`.

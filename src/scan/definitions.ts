@@ -109,7 +109,8 @@ export function indexDefinitions(
   };
   const best = new Map<number, Candidate>();
   const bases = new Map<number, string[]>();
-  const run = (query: Query) => (range ? query.matches(root, { startIndex: 2 * range.start, endIndex: 2 * range.end }) : query.matches(root));
+  const run = (query: Query) =>
+    range ? query.matches(root, { startIndex: 2 * range.start, endIndex: 2 * range.end }) : query.matches(root);
   const matches = run(lang.query);
   // The string queries' patterns count after the main query's: its patterns win.
   const strings = inStrings ? lang.stringQuery : null;

@@ -2,16 +2,16 @@
 // warning) or a diagnostic. Pure: text in, plain data out.
 import path from "node:path";
 import type { Node, Tree } from "web-tree-sitter";
-import { indexDefinitions, type Definition, type DefinitionIndex, type TextRange } from "./definitions.js";
+import { type Definition, type DefinitionIndex, indexDefinitions, type TextRange } from "./definitions.js";
 import { isTest } from "./is-test.js";
 import { languageRow } from "./languages.js";
-import { anchorNode, resolveComment, resolveDocstring, wellFormed, type ResolveContext } from "./resolve.js";
-import { loadLanguage, parseBounded, parseBoundMs, querySource, stringQuerySource, type LoadedLanguage } from "./runtime.js";
-import { definitionSpan, enclosingDefinition, fileOutline, type FileOutline, type Span } from "./spans.js";
-import { enclosingScopes, qualifiedName } from "./symbol.js";
-import { hasBlankLine, markerIndexes, tagAt, TextPositions, type Position, type TagText } from "./text.js";
-import { TreeNav } from "./tree-nav.js";
 import { scanPrefix } from "./prefix.js";
+import { anchorNode, type ResolveContext, resolveComment, resolveDocstring, wellFormed } from "./resolve.js";
+import { type LoadedLanguage, loadLanguage, parseBounded, parseBoundMs, querySource, stringQuerySource } from "./runtime.js";
+import { definitionSpan, enclosingDefinition, type FileOutline, fileOutline, type Span } from "./spans.js";
+import { enclosingScopes, qualifiedName } from "./symbol.js";
+import { hasBlankLine, markerIndexes, type Position, type TagText, TextPositions, tagAt } from "./text.js";
+import { TreeNav } from "./tree-nav.js";
 
 export interface RawTag {
   line: number;
@@ -120,7 +120,19 @@ function symbolTag(tag: TagText, written: Position, definition: Definition, ctx:
   if (!part) return null;
   const { line, column, symbol, kind, is_test, span } = part;
   ctx.tagged.set(definition.node.id, definition);
-  return { line, column, tag_line: written.line, tag_column: written.column, ...tag, symbol, kind, is_test, reference: true, warning: null, span };
+  return {
+    line,
+    column,
+    tag_line: written.line,
+    tag_column: written.column,
+    ...tag,
+    symbol,
+    kind,
+    is_test,
+    reference: true,
+    warning: null,
+    span,
+  };
 }
 
 /** A tag located where it is written, documenting no definition. */
@@ -231,7 +243,13 @@ function scanTree(lang: LoadedLanguage, file: string, text: string, tree: Tree, 
   if (markers.length === 0) return { result, range: null, nav, tagged: [], defined: new Map() };
   const positions = new TextPositions(text);
   const range = wholeFile ? null : queryRange(lang, text, markers, nav);
-  const index = indexDefinitions(lang, tree.rootNode, nav, range, markers.some((at) => inString(nav.descendantAt(at), lang, nav)));
+  const index = indexDefinitions(
+    lang,
+    tree.rootNode,
+    nav,
+    range,
+    markers.some((at) => inString(nav.descendantAt(at), lang, nav)),
+  );
   const ctx: ScanContext = { lang, index, text, positions, walks: new Map(), symbols: new Map(), tagged: new Map() };
   const freeTagNodes: Node[] = [];
   for (const at of markers) {

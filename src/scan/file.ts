@@ -1,11 +1,12 @@
 // One file's bytes → its tags. Pure and serialisable (plain data in and out), so a worker
 // pool or a cache can wrap it.
-import { languageForPath, languageForShebang } from "./languages.js";
-import { freeTag, MESSAGES, scanText, type RawDiagnostic, type RawTag } from "./engine.js";
+
 import { capWarnings, WarningCap } from "./cap.js";
+import { freeTag, MESSAGES, type RawDiagnostic, type RawTag, scanText } from "./engine.js";
+import { languageForPath, languageForShebang } from "./languages.js";
 import { GrammarFailure, ParseBoundExceeded } from "./runtime.js";
 import type { FileOutline } from "./spans.js";
-import { MARKER, markerIndexes, tagAt, TextPositions } from "./text.js";
+import { MARKER, markerIndexes, TextPositions, tagAt } from "./text.js";
 
 export interface FileResult {
   /** null when no grammar handles the file (or it isn't text). */

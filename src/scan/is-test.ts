@@ -1,6 +1,6 @@
 // Whether a definition is an automated test, by its language's conventions.
 import path from "node:path";
-import { isComment, isDecoration, type Definition, type DefinitionIndex } from "./definitions.js";
+import { type Definition, type DefinitionIndex, isComment, isDecoration } from "./definitions.js";
 import type { LoadedLanguage } from "./runtime.js";
 import { nameText } from "./symbol.js";
 
@@ -51,7 +51,7 @@ function insideFunction(definition: Definition, lang: LoadedLanguage, index: Def
 }
 
 /** A member of `scope` (a definition whose nearest enclosing definition it is) has a name matching `rule`. */
-function hasMember(scope: Definition, rule: RegExp | undefined, lang: LoadedLanguage, index: DefinitionIndex): boolean {
+function hasMember(scope: Definition, rule: RegExp | undefined, _lang: LoadedLanguage, index: DefinitionIndex): boolean {
   if (!rule) return false;
   for (const member of index.byNode.values()) {
     if (member === scope || member.node.startIndex < scope.node.startIndex || member.node.endIndex > scope.node.endIndex) continue;
@@ -95,13 +95,7 @@ function scopeIsTestClass(scope: Definition, lang: LoadedLanguage, index: Defini
  * condition may restrict. Naming rules hold only outside functions: like pytest and go test,
  * no runner collects a `test_x` or a `class TestX` defined inside a function.
  */
-export function isTest(
-  definition: Definition,
-  scopes: Definition[],
-  index: DefinitionIndex,
-  lang: LoadedLanguage,
-  file: string,
-): boolean {
+export function isTest(definition: Definition, scopes: Definition[], index: DefinitionIndex, lang: LoadedLanguage, file: string): boolean {
   if (lang.testKinds.has(definition.kind)) return true;
   if (hasTestAttribute(definition, index, lang)) return true;
   const rule = lang.test;

@@ -1,5 +1,5 @@
 // The JSON document `speky scan` prints (schema/scan.schema.json).
-import { lineSafeJson, type Diagnostic } from "../diagnostics.js";
+import { type Diagnostic, lineSafeJson } from "../diagnostics.js";
 import type { CodeReference, ScanResult, ScanStats } from "./types.js";
 
 export interface ScanOutput {
@@ -40,5 +40,5 @@ export function scanOutput(result: ScanResult): ScanOutput {
 }
 
 export function formatScanOutput(result: ScanResult): string {
-  return lineSafeJson(JSON.stringify(scanOutput(result), null, 2)) + "\n";
+  return `${lineSafeJson(JSON.stringify(scanOutput(result), null, 2))}\n`;
 }

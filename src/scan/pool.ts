@@ -10,7 +10,16 @@ import { languageForPath } from "./languages.js";
 import { poolSize } from "./pool-size.js";
 import { NO_TURNS, type Turns } from "./turns.js";
 import type { BatchReply, BatchRequest } from "./worker.js";
-import { isPending, parsePending, readTask, runTask, UNSTAMPED_NO_TAGS, type FileTask, type PendingParse, type TaskOutcome } from "./worker-task.js";
+import {
+  type FileTask,
+  isPending,
+  type PendingParse,
+  parsePending,
+  readTask,
+  runTask,
+  type TaskOutcome,
+  UNSTAMPED_NO_TAGS,
+} from "./worker-task.js";
 
 /** From source (tests), the built worker: a worker thread needs plain JavaScript. */
 const WORKER_FILE = fileURLToPath(
@@ -170,7 +179,11 @@ class Pool {
     clearTimeout(this.idle);
     const queue = groups
       ? groups.flatMap((g, k) => this.batches(g, tasks, this.slots[k % this.slots.length]))
-      : this.batches(tasks.map((_, i) => i), tasks, null);
+      : this.batches(
+          tasks.map((_, i) => i),
+          tasks,
+          null,
+        );
     const outcomes = new Array<TaskOutcome>(tasks.length);
     await new Promise<void>((resolve) => {
       this.run = { outcomes, queue, remaining: queue.length, onProgress, done: resolve };
@@ -203,7 +216,7 @@ class Pool {
     const batch = slot.inFlight.get(reply.id);
     if (!run || !batch) return;
     slot.inFlight.delete(reply.id);
-    reply.outcomes.forEach((outcome, k) => (run.outcomes[batch.indexes[k]] = outcome ?? UNSTAMPED_NO_TAGS));
+    for (const [k, outcome] of reply.outcomes.entries()) run.outcomes[batch.indexes[k]] = outcome ?? UNSTAMPED_NO_TAGS;
     run.onProgress(batch.tasks.length);
     run.remaining--;
     this.feed(slot);
@@ -341,9 +354,12 @@ export async function runTasks(tasks: FileTask[], options: RunOptions = {}): Pro
     const parsed = await pool(size).process(
       pending.map(({ index }) => tasks[index]),
       onProgress,
-      byLanguage(pending.map(({ read }) => read), size),
+      byLanguage(
+        pending.map(({ read }) => read),
+        size,
+      ),
     );
-    pending.forEach(({ index }, k) => (outcomes[index] = parsed[k]));
+    for (const [k, { index }] of pending.entries()) outcomes[index] = parsed[k];
   } else {
     for (const { index, read } of pending) {
       if (turns.due()) await turns.take();

@@ -20,9 +20,9 @@
 import type { Node, Tree } from "web-tree-sitter";
 import type { Definition, TextRange } from "./definitions.js";
 import type { TextScan } from "./engine.js";
-import { parseBounded, parseBoundMs, type LoadedLanguage } from "./runtime.js";
+import { type LoadedLanguage, parseBounded, parseBoundMs } from "./runtime.js";
 import type { TreeNav } from "./tree-nav.js";
-import { STARTS, windowPoints, windowRanges, type Mode } from "./window.js";
+import { type Mode, STARTS, windowPoints, windowRanges } from "./window.js";
 
 /** A prefix longer than this share of the file saves too little to pay for a failed try. */
 const MAX_SHARE = 0.8;

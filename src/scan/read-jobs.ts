@@ -2,7 +2,7 @@
 // replayed): per file the cached outcome, or a read with a byte-level prefilter and, for the
 // files holding the marker, a parse (worker-task.ts), in a worker pool when it pays (pool.ts),
 // fed while the walk still runs for a cold scan (walk-feed.ts). Loaded only then.
-import type { ScanCache, Previous } from "./cache.js";
+import type { Previous, ScanCache } from "./cache.js";
 import { saveLater } from "./cache-save.js";
 import type { FileResult } from "./file.js";
 import { optimizeLate, runTasks, startWorkers } from "./pool.js";
@@ -10,9 +10,9 @@ import { Progress } from "./progress.js";
 import type { ScanOptions } from "./scan.js";
 import { trace } from "./trace.js";
 import { Turns } from "./turns.js";
-import { WalkFeed, type Settled } from "./walk-feed.js";
 import type { FileJob, WalkSetup } from "./walk.js";
-import { noTagsResult, type CacheEntry, type FileTask, type TaskOutcome } from "./worker-task.js";
+import { type Settled, WalkFeed } from "./walk-feed.js";
+import { type CacheEntry, type FileTask, noTagsResult, type TaskOutcome } from "./worker-task.js";
 
 export type Outcome = { result: FileResult } | { error: string };
 
@@ -105,7 +105,7 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
   } finally {
     progress.end();
   }
-  settled.forEach((outcome, k) => settle(taskJobs[k], outcome, previous[k]));
+  for (const [k, outcome] of settled.entries()) settle(taskJobs[k], outcome, previous[k]);
   trace("read and parse");
   if (cache) saveLater(cache);
   return outcomes;

@@ -1,6 +1,6 @@
 // From a tag's comment or docstring to the definition it documents.
 import type { Node } from "web-tree-sitter";
-import { definitionAt, isComment, isDecoration, type Definition, type DefinitionIndex } from "./definitions.js";
+import { type Definition, type DefinitionIndex, definitionAt, isComment, isDecoration } from "./definitions.js";
 import type { LoadedLanguage } from "./runtime.js";
 import { hasBlankLine, type TextPositions } from "./text.js";
 
@@ -92,7 +92,9 @@ export function resolveComment(comment: Node, ctx: ResolveContext): Resolution {
     if (next.isError) {
       // An ERROR node a query names as a definition, or one opening with a well-formed definition.
       const definition = definitionStartingAt(next, index);
-      return found(definition && wellFormed(definition, index, text) ? { definition, parseError: false } : { definition: null, parseError: true });
+      return found(
+        definition && wellFormed(definition, index, text) ? { definition, parseError: false } : { definition: null, parseError: true },
+      );
     }
     if (isComment(next, lang, index) || isDecoration(next, lang, index)) {
       const after = ctx.walks.get(next.id);

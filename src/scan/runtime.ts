@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Language, Parser, Query, type Range, type Tree } from "web-tree-sitter";
-import { GRAMMARS_DIR, languageRow, languageTable, wasmPath, type LanguageRow } from "./languages.js";
+import { GRAMMARS_DIR, type LanguageRow, languageRow, languageTable, wasmPath } from "./languages.js";
 
 export interface CompiledTestRule {
   file?: RegExp;

@@ -184,7 +184,7 @@ async function collect(
   const collector = new Collector(targets, options.knownProjects);
   collector.diagnostics.push(...walkDiagnostics);
   const outcomes = await reading.outcomes(jobs);
-  jobs.forEach((job, i) => collector.add(job, outcomes[i]));
+  for (const [i, job] of jobs.entries()) collector.add(job, outcomes[i]);
   return collector;
 }
 
@@ -290,7 +290,12 @@ export async function scanPaths(
   const started = performance.now();
   trace("start");
   const target: ScanTarget = { project, root: path.resolve(cwd), patterns: [] };
-  const cache = await openCache(options, { paths: [target.root, paths], ignore: options.ignore ?? true }, commonDirectory(paths.map((p) => path.resolve(cwd, p))), false);
+  const cache = await openCache(
+    options,
+    { paths: [target.root, paths], ignore: options.ignore ?? true },
+    commonDirectory(paths.map((p) => path.resolve(cwd, p))),
+    false,
+  );
   const walkOptions = { allowOutside: options.allowOutside, ignore: options.ignore };
   const replay = await replayed(cache, [target], options, (setup) => expandPaths(paths, target.root, target, walkOptions, setup));
   if (replay) return replay.result(started);

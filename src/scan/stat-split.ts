@@ -11,7 +11,9 @@ import { Worker } from "node:worker_threads";
 import { statInto } from "./stat-rows.js";
 
 const WORKER_FILE = fileURLToPath(
-  import.meta.url.endsWith(".ts") ? new URL("../../dist/scan/stat-worker.js", import.meta.url) : new URL("./stat-worker.js", import.meta.url),
+  import.meta.url.endsWith(".ts")
+    ? new URL("../../dist/scan/stat-worker.js", import.meta.url)
+    : new URL("./stat-worker.js", import.meta.url),
 );
 
 /** Below this many cached files one thread stats them sooner than a worker starts. */

@@ -1,6 +1,6 @@
 // The worker of stat-split.ts: stats cached files into shared memory until none is left.
 import { parentPort } from "node:worker_threads";
-import { statChunks, type StatJob } from "./stat-split.js";
+import { type StatJob, statChunks } from "./stat-split.js";
 
 const port = parentPort;
 if (!port) throw new Error("stat worker: not started as a worker thread");

@@ -59,7 +59,7 @@ export class WalkFeed {
     const { tasks, outcomes } = await this.stream.end();
     const byReal = new Map<string, Settled>();
     const reals = [...this.sent];
-    tasks.forEach((task, i) => byReal.set(reals[i], { absPath: task.absPath, outcome: outcomes[i] }));
+    for (const [i, task] of tasks.entries()) byReal.set(reals[i], { absPath: task.absPath, outcome: outcomes[i] });
     return byReal;
   }
 }

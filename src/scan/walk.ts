@@ -6,8 +6,8 @@
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { compareStrings, type Diagnostic } from "../diagnostics.js";
-import { boundaryFor, type Boundary } from "../fs/boundary.js";
-import { GlobWalker, patternReaches, type GlobProblem, type Reached, type WalkCache } from "../fs/globs.js";
+import { type Boundary, boundaryFor } from "../fs/boundary.js";
+import { type GlobProblem, GlobWalker, patternReaches, type Reached, type WalkCache } from "../fs/globs.js";
 import { isIgnoredFile } from "../fs/ignore-rules.js";
 import { languageForPath } from "./languages.js";
 import type { ScanTarget } from "./types.js";
@@ -69,7 +69,8 @@ class Jobs {
   sorted(): FileJob[] {
     const jobs = this.first ?? [...this.byReal.values()];
     // A remembered walk's files come sorted: one pass tells.
-    for (let i = 1; i < jobs.length; i++) if (jobs[i - 1].absPath > jobs[i].absPath) return jobs.sort((a, b) => compareStrings(a.absPath, b.absPath));
+    for (let i = 1; i < jobs.length; i++)
+      if (jobs[i - 1].absPath > jobs[i].absPath) return jobs.sort((a, b) => compareStrings(a.absPath, b.absPath));
     return jobs;
   }
 }
@@ -168,7 +169,10 @@ export async function expandPaths(
     } else if (st?.isDirectory()) {
       // The folder is the user's own; a link under it leading outside its project is not.
       const boundary: Boundary | null = options.allowOutside ? null : boundaryFor(absPath, cwd);
-      const { files, problems } = await walker.folder(absPath, p.split(path.sep).join("/"), isSource, { boundary, ignore: options.ignore ?? true });
+      const { files, problems } = await walker.folder(absPath, p.split(path.sep).join("/"), isSource, {
+        boundary,
+        ignore: options.ignore ?? true,
+      });
       jobs.addWalk(files, target);
       for (const problem of problems) diagnostics.push({ file: p, line: 0, column: 0, severity: "warning", message: problem.message });
     } else {

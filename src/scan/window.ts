@@ -186,7 +186,10 @@ function offsideNested(text: string, top: number, first: number, keep: RegExp | 
   for (;;) {
     const next = nextLine(text, end);
     if (next < 0 || next > first) return [top];
-    const line = text.slice(end, next - 1).replace(/#.*$/, "").trimEnd();
+    const line = text
+      .slice(end, next - 1)
+      .replace(/#.*$/, "")
+      .trimEnd();
     depth += countAll(line, "([{") - countAll(line, ")]}");
     end = next;
     if (depth > 0) continue;
@@ -206,9 +209,11 @@ function offsideNested(text: string, top: number, first: number, keep: RegExp | 
   let tries = 0;
   for (let m = tagLine; m > end && tries < START_TRIES; m = previousLine(text, m)) {
     const line = lineAt(text, m);
-    if (line.length - line.trimStart().length !== body || !/^[A-Za-z_@#]/.test(line.trimStart()) || lineAbove(text, m).trim() !== "") continue;
+    if (line.length - line.trimStart().length !== body || !/^[A-Za-z_@#]/.test(line.trimStart()) || lineAbove(text, m).trim() !== "")
+      continue;
     const skipped = text.slice(end, m);
-    if (closedOffside(skipped) && ![...skipped.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)/gm)].some((d) => keep?.test(d[1]))) return [top, end, m];
+    if (closedOffside(skipped) && ![...skipped.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)/gm)].some((d) => keep?.test(d[1])))
+      return [top, end, m];
     tries++;
   }
   return [top];
@@ -256,7 +261,13 @@ function bracesWindow(text: string, first: number, nested: boolean): number[] | 
  * row's windowBarrier) refuses any window after a line it matches; `keep` (a test rule's
  * notWithMember): with braces, no members are skipped; in Python, none whose name it matches.
  */
-export function windowPoints(text: string, first: number, mode: Mode, barrier: string | undefined, keep: RegExp | undefined): number[] | null {
+export function windowPoints(
+  text: string,
+  first: number,
+  mode: Mode,
+  barrier: string | undefined,
+  keep: RegExp | undefined,
+): number[] | null {
   const top = mode === "offside" ? offsideStart(text, first) : 0;
   const points = mode === "offside" ? (top > 0 ? offsideNested(text, top, first, keep) : [0]) : bracesWindow(text, first, !keep);
   if (!points || points[0] <= 0) return null;

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, constants, openSync, readSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
-import { isRefusal, openRegularSync, readFully as readAt, type Refusal } from "../fs/safe-read.js";
+import { isRefusal, openRegularSync, type Refusal, readFully as readAt } from "../fs/safe-read.js";
 import type { FileResult } from "./file.js";
 import { MARKER } from "./text.js";
 
@@ -40,9 +40,7 @@ export interface FileTask {
 
 export type TaskOutcome =
   /** Same content as cached: the cached result stands, with this stamp. */
-  | { reuse: FileStamp }
-  | { entry: CacheEntry }
-  | { error: string };
+  { reuse: FileStamp } | { entry: CacheEntry } | { error: string };
 
 /** A file read, found to hold the marker, not parsed yet. */
 export interface PendingParse {

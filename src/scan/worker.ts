@@ -1,6 +1,6 @@
 // A scan pool worker: batches of files in, their outcomes out, with this thread's own parsers.
 import { parentPort } from "node:worker_threads";
-import { isPending, parsePending, readTask, UNSTAMPED_NO_TAGS, warmUp, type FileTask, type TaskOutcome } from "./worker-task.js";
+import { type FileTask, isPending, parsePending, readTask, type TaskOutcome, UNSTAMPED_NO_TAGS, warmUp } from "./worker-task.js";
 
 export interface BatchRequest {
   id: number;

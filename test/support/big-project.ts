@@ -18,17 +18,28 @@ export function bigProject(requirements: number, tests: number): string {
   for (let f = 0; f < requirements / PER_FILE; f++) {
     const lines = ["kind: requirements", "category: big", "requirements:"];
     for (let i = f * PER_FILE; i < Math.min((f + 1) * PER_FILE, requirements); i++) {
-      lines.push(`  - id: ${rid(i)}`, `    short: Requirement number ${i}`, `    long: The system does thing ${i}.`, `    tags: [t${i % 50}]`);
+      lines.push(
+        `  - id: ${rid(i)}`,
+        `    short: Requirement number ${i}`,
+        `    long: The system does thing ${i}.`,
+        `    tags: [t${i % 50}]`,
+      );
     }
-    writeFileSync(path.join(dir, `reqs${f}.yaml`), lines.join("\n") + "\n");
+    writeFileSync(path.join(dir, `reqs${f}.yaml`), `${lines.join("\n")}\n`);
   }
   const testLines = ["kind: tests", "category: big", "tests:"];
   for (let i = 0; i < tests; i++) {
-    testLines.push(`  - id: T-${String(i).padStart(6, "0")}`, `    long: Check ${i}.`, `    ref: [${rid(i * 10)}]`, "    steps:", `      - action: do ${i}`);
+    testLines.push(
+      `  - id: T-${String(i).padStart(6, "0")}`,
+      `    long: Check ${i}.`,
+      `    ref: [${rid(i * 10)}]`,
+      "    steps:",
+      `      - action: do ${i}`,
+    );
     // One loader warning per test, for get_status's problems.
     if (i < MANY) testLines.push("    owner: nobody");
   }
-  writeFileSync(path.join(dir, "tests.yaml"), testLines.join("\n") + "\n");
+  writeFileSync(path.join(dir, "tests.yaml"), `${testLines.join("\n")}\n`);
   // One requirement tagged MANY times, for get_requirement's code references.
   mkdirSync(path.join(dir, "src"));
   writeFileSync(path.join(dir, "src", "tags.py"), Array.from({ length: MANY }, () => `# speky:big#${rid(1)}\n`).join(""));
@@ -38,7 +49,6 @@ export function bigProject(requirements: number, tests: number): string {
   );
   return dir;
 }
-
 
 /**
  * The real server on a big project for the file's tests (hooks registered here), its peak RSS

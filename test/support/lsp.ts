@@ -1,17 +1,17 @@
 // Talk to the built `speky lsp` as an editor does: a real LSP client connection
 // (vscode-languageserver-protocol) over the child's stdio, documents opened and edited with
 // didOpen/didChange, and waits on the server's own notifications (never on sleeps).
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Diagnostic, InitializeResult, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import {
   createProtocolConnection,
+  type ProtocolConnection,
   StreamMessageReader,
   StreamMessageWriter,
-  type ProtocolConnection,
 } from "vscode-languageserver-protocol/node";
-import type { Diagnostic, InitializeResult, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import { SPEKY_BIN } from "./process.js";
 
 export interface Status {
@@ -65,11 +65,11 @@ export async function startLsp(dir: string, options: StartOptions = {}): Promise
   const diagnosticWaiters: Waiter<PublishDiagnosticsParams>[] = [];
   connection.onNotification("$/speky/status", (s: Status) => {
     statuses.push(s);
-    for (const w of statusWaiters.splice(0)) (w.test(s) ? w.resolve(s) : statusWaiters.push(w));
+    for (const w of statusWaiters.splice(0)) w.test(s) ? w.resolve(s) : statusWaiters.push(w);
   });
   connection.onNotification("textDocument/publishDiagnostics", (p: PublishDiagnosticsParams) => {
     published.push(p);
-    for (const w of diagnosticWaiters.splice(0)) (w.test(p) ? w.resolve(p) : diagnosticWaiters.push(w));
+    for (const w of diagnosticWaiters.splice(0)) w.test(p) ? w.resolve(p) : diagnosticWaiters.push(w);
   });
   connection.onNotification("window/logMessage", () => undefined);
   connection.onRequest("workspace/codeLens/refresh", () => null);
@@ -116,7 +116,10 @@ export async function startLsp(dir: string, options: StartOptions = {}): Promise
     edit(rel, range, text) {
       const version = (versions.get(rel) ?? 1) + 1;
       versions.set(rel, version);
-      void connection.sendNotification("textDocument/didChange", { textDocument: { uri: uri(rel), version }, contentChanges: [{ range, text }] });
+      void connection.sendNotification("textDocument/didChange", {
+        textDocument: { uri: uri(rel), version },
+        contentChanges: [{ range, text }],
+      });
       return version;
     },
     save(rel) {

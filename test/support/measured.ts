@@ -1,6 +1,6 @@
 // Our real binaries as children whose peak memory is measured (peak-rss.cjs) and whose hang
 // fails the test (a guard kills the child): for the hostile-input suites.
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { REPO, SPEKY_BIN, tempDir } from "./process.js";

@@ -4,7 +4,6 @@
 // anything it does not expect it stops, and lookups fall back to the nearest located parent.
 import { blankEnd, stringEnd } from "./lex.js";
 
-
 /** Offsets of a value and of its key (the table header, for a table). */
 export interface TomlSpot {
   key: number;

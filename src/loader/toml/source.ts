@@ -1,9 +1,9 @@
 // TOML text to a positioned tree: smol-toml for the values (and syntax errors), the position
 // walker for where each value was written.
 import { parse, TomlError } from "smol-toml";
-import { scalar, type Pos, type SEntry, type SNode } from "../node.js";
-import type { FileDiagnostics } from "../file-diagnostics.js";
 import { TextPositions } from "../../text-positions.js";
+import type { FileDiagnostics } from "../file-diagnostics.js";
+import { type Pos, type SEntry, type SNode, scalar } from "../node.js";
 import { MAX_TOML_DEPTH, tomlDepthExcess } from "./depth.js";
 import { locateToml, PATH_SEP, type TomlSpot } from "./positions.js";
 

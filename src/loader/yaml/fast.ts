@@ -5,7 +5,7 @@
 // gives up and the caller falls back to the full parser, which also reports syntax errors:
 // giving up is always safe, guessing never is. test/spec-yaml-fast.test.ts checks it against
 // the full parser on generated documents.
-import { entryOf, scalar, type SMap, type SNode, type SSeq } from "../node.js";
+import { entryOf, type SMap, type SNode, type SSeq, scalar } from "../node.js";
 import { plainScalar, plainTag, unconstructibleTag, unescapeDoubleQuoted } from "./scalars.js";
 
 class NotSimple extends Error {}
@@ -277,12 +277,7 @@ class SimpleYaml {
         } else {
           while (i < line.length && line[i] !== "," && line[i] !== "]") i++;
           const text = line.slice(start, i).trimEnd();
-          if (
-            text === "" ||
-            isIndicator(line.charCodeAt(start)) ||
-            isSeqEntry(text, 0) ||
-            /[[\]{}]|: | #|:$/.test(text)
-          ) {
+          if (text === "" || isIndicator(line.charCodeAt(start)) || isSeqEntry(text, 0) || /[[\]{}]|: | #|:$/.test(text)) {
             giveUp();
           }
           if (unconstructibleTag(text)) giveUp();

@@ -1,8 +1,9 @@
 // YAML through the `yaml` package, for what the fast reader leaves: its AST is walked directly
 // so that every node keeps its line and column. Loaded only when needed (yaml/source.ts).
 import {
-  Alias,
+  type Alias,
   CST,
+  type Document,
   isAlias,
   isMap,
   isPair,
@@ -11,17 +12,16 @@ import {
   Lexer,
   LineCounter,
   parseDocument,
-  type Document,
-  type Node as YamlNode,
-  visit,
   type Scalar,
+  visit,
   type YAMLError,
+  type Node as YamlNode,
 } from "yaml";
-import { scalar, type Pos, type SEntry, type SMap, type SNode } from "../node.js";
+import { quote } from "../../quote.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
+import { type Pos, type SEntry, type SMap, type SNode, scalar } from "../node.js";
 import { pyBlockScalar } from "./block.js";
 import { explicitFloat, plainScalar, tagName, unconstructibleTag, YAML_OPTIONS } from "./scalars.js";
-import { quote } from "../../quote.js";
 
 /**
  * Alias uses allowed in one file, weighted by how many aliases each aliased node holds itself
@@ -88,9 +88,7 @@ export function readYamlFully(text: string, report: FileDiagnostics): SNode | nu
   }
   // PyYAML's safe_load refuses tags it does not know, so speky does: so do we.
   // `!!float 1` and `!!null x` are not unknown to PyYAML: it constructs them (see scalar()).
-  const unknownTags = doc.warnings.filter(
-    (w) => w.code === "TAG_RESOLVE_FAILED" && !/tag:yaml\.org,2002:(?:float|null)\b/.test(w.message),
-  );
+  const unknownTags = doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED" && !/tag:yaml\.org,2002:(?:float|null)\b/.test(w.message));
   for (const w of unknownTags) {
     report.error(pos(w.pos[0]), `YAML: ${yamlMessage(w.message)} (speky refuses unknown tags)`);
   }
@@ -125,10 +123,7 @@ export function readYamlFully(text: string, report: FileDiagnostics): SNode | nu
       return undefined;
     }
     if (!(e instanceof AliasBomb)) throw e;
-    report.error(
-      null,
-      `too many YAML alias expansions (limit ${MAX_YAML_ALIASES}): refusing what looks like an alias bomb`,
-    );
+    report.error(null, `too many YAML alias expansions (limit ${MAX_YAML_ALIASES}): refusing what looks like an alias bomb`);
     return undefined;
   }
 }
@@ -160,8 +155,7 @@ function misplacedTab(text: string): number | undefined {
       // With an indentation indicator the body's indentation is not its first line's: PyYAML
       // takes tabs past it as content; left to the `yaml` package's own checks.
       explicitIndent = /[1-9]/.test(token);
-    }
-    else if (type !== "space" && type !== "newline" && type !== "comment") afterBlockHeader = false;
+    } else if (type !== "space" && type !== "newline" && type !== "comment") afterBlockHeader = false;
     const tab = token.indexOf("\t");
     if (tab >= 0) {
       if (inBlockBody) {

@@ -2,7 +2,7 @@
 // (its implicit resolvers and SafeConstructor), not the `yaml` package's: speky reads YAML
 // with PyYAML, where `yes` is true but `y` is text, `010` is 8 and `1e5` is text.
 import type { DocumentOptions, ParseOptions, SchemaOptions } from "yaml";
-import { scalar, type ScalarTag, type SScalar } from "../node.js";
+import { type ScalarTag, type SScalar, scalar } from "../node.js";
 
 export const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   // YAML 1.1 as PyYAML: `<<` merge keys, 1.1 escapes.
@@ -31,8 +31,7 @@ export function tagName(uri: string | undefined): ScalarTag {
 const BOOL = /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
 const FLOAT =
   /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
-const INT =
-  /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
+const INT = /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
 const NULL = /^(?:~|null|Null|NULL|)$/;
 const TIMESTAMP =
   /^(?:([0-9]{4})-([0-9]{2})-([0-9]{2})|([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9]{1,2})(?::([0-9]{2}))?))?)$/;

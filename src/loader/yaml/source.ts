@@ -1,7 +1,8 @@
 // YAML text to a positioned tree: the fast reader when it can, else the `yaml` package (loaded
 // only then: most files never need it).
-import type { SNode } from "../node.js";
+
 import type { FileDiagnostics } from "../file-diagnostics.js";
+import type { SNode } from "../node.js";
 import { parseSimpleYaml } from "./fast.js";
 
 /**

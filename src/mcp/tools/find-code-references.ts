@@ -8,16 +8,13 @@ export const findCodeReferencesTool = defineTool({
   title: "Find code references",
   description:
     "From code to spec: the speky tags in a source file, each with the requirement or test it names (id, " +
-    "kind, short title) and the tagged symbol. With line (\"which requirement does the code here implement?\"): " +
+    'kind, short title) and the tagged symbol. With line ("which requirement does the code here implement?"): ' +
     "the tags of every tagged definition whose span (first decorator or name line to last line) holds the line, " +
     "innermost first, then the free tags written inside the innermost definition holding it, or outside every " +
     "definition when none does; a line inside an untagged function gets nothing of its neighbours. kind is " +
     "unknown for a tag naming no loaded ID. Empty when the file has no tag (or is not among the scanned code sources).",
   input: {
-    file: z
-      .string()
-      .min(1)
-      .describe("Source file: relative to the project root as code references show it, or absolute"),
+    file: z.string().min(1).describe("Source file: relative to the project root as code references show it, or absolute"),
     line: z.number().int().min(1).optional().describe("1-based line inside the definition of interest"),
   },
   output: {

@@ -1,18 +1,18 @@
 import { z } from "zod";
 import type { Model } from "../../model/model.js";
 import { findItem } from "../filters.js";
+import { lazy } from "../paging.js";
 import * as schema from "../schemas.js";
 import {
+  type CommentShape,
   comment,
   itemsNamed,
+  type Oneliner,
+  type RequirementCodeRef,
   requirementCodeRef,
   sortedOneliners,
   withOptional,
-  type CommentShape,
-  type Oneliner,
-  type RequirementCodeRef,
 } from "../shapes.js";
-import { lazy } from "../paging.js";
 import { defineTool } from "../tool.js";
 
 export interface RequirementDetails {

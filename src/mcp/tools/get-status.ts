@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { statusOf } from "../../live/live-model.js";
-import * as schema from "../schemas.js";
 import { lazy } from "../paging.js";
+import * as schema from "../schemas.js";
 import { defineTool } from "../tool.js";
 
 const same = <T>(x: T) => x;

@@ -1,20 +1,20 @@
 import { z } from "zod";
-import type { Model } from "../../model/model.js";
 import type { Step } from "../../loader/types.js";
+import type { Model } from "../../model/model.js";
 import { findItem } from "../filters.js";
+import { lazy } from "../paging.js";
 import * as schema from "../schemas.js";
 import {
+  type CommentShape,
   comment,
   itemsNamed,
+  type Oneliner,
   sortedOneliners,
   step,
+  type TestCodeRef,
   testCodeRef,
   withOptional,
-  type CommentShape,
-  type Oneliner,
-  type TestCodeRef,
 } from "../shapes.js";
-import { lazy } from "../paging.js";
 import { defineTool } from "../tool.js";
 
 export interface TestDetails {

@@ -1,11 +1,11 @@
 import { z } from "zod";
+import type { Requirement } from "../../loader/types.js";
 import { isAutomated } from "../../model/coverage.js";
 import type { Model } from "../../model/model.js";
 import { requirementsMatching } from "../filters.js";
-import * as schema from "../schemas.js";
-import type { Requirement } from "../../loader/types.js";
 import { lazy } from "../paging.js";
-import { uniqueSorted, withOptional, type Brief } from "../shapes.js";
+import * as schema from "../schemas.js";
+import { type Brief, uniqueSorted, withOptional } from "../shapes.js";
 import { defineTool } from "../tool.js";
 
 export interface TestedRequirement extends Brief {

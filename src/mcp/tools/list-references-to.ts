@@ -1,8 +1,8 @@
-import * as schema from "../schemas.js";
+import { shown } from "../../quote.js";
 import { lazy } from "../paging.js";
+import * as schema from "../schemas.js";
 import { summary, uniqueSorted } from "../shapes.js";
 import { defineTool, ToolError } from "../tool.js";
-import { shown } from "../../quote.js";
 
 export const listReferencesToTool = defineTool({
   name: "list_references_to",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { testsMatching } from "../filters.js";
-import * as schema from "../schemas.js";
 import { lazy } from "../paging.js";
+import * as schema from "../schemas.js";
 import { brief, uniqueSorted } from "../shapes.js";
 import { defineTool } from "../tool.js";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { searchTextHits, tokenize } from "../../model/search.js";
+import { quote } from "../../quote.js";
 import { lazy } from "../paging.js";
 import { defineTool, ToolError } from "../tool.js";
-import { quote } from "../../quote.js";
 
 export const searchTextTool = defineTool({
   name: "search_text",
@@ -10,7 +10,7 @@ export const searchTextTool = defineTool({
   description:
     "Ranked full-text search over requirements and tests: their ID, short title, description, client " +
     "statement and test steps. Use it before writing a requirement or test, to find an existing one about " +
-    "the same thing (\"is there already a requirement about timeouts?\"). Words match case- and " +
+    'the same thing ("is there already a requirement about timeouts?"). Words match case- and ' +
     "accent-insensitively, and as prefixes (time finds timeouts); best matches first. Returns the best 20 " +
     "unless limit says otherwise, with nextCursor for more.",
   input: {

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { coverageOf, coverageScope, type CoverageBucket } from "../../model/coverage.js";
-import type { Model } from "../../model/model.js";
 import type { Requirement } from "../../loader/types.js";
-import * as schema from "../schemas.js";
-import { lazy } from "../paging.js";
-import { byId, summary, type Summary } from "../shapes.js";
-import { defineTool, ToolError } from "../tool.js";
+import { type CoverageBucket, coverageOf, coverageScope } from "../../model/coverage.js";
+import type { Model } from "../../model/model.js";
 import { quote } from "../../quote.js";
+import { lazy } from "../paging.js";
+import * as schema from "../schemas.js";
+import { byId, type Summary, summary } from "../shapes.js";
+import { defineTool, ToolError } from "../tool.js";
 
 /** The requirements a coverage figure counts, or a tool error when the category names none. */
 function scopeOrError(model: Model, category?: string): readonly Requirement[] {
