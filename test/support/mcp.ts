@@ -1,6 +1,6 @@
 // Talk to the built speky-mcp as a real client would: the SDK's Client over stdio, or raw
 // lines on the process's stdin when the test is about the wire itself.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -47,7 +47,8 @@ export async function connect(args: string[] = [MCP_FIXTURE], options: ConnectOp
     args: [MCP_MAIN, ...args],
     cwd: options.cwd ?? REPO,
     stderr: "pipe",
-    ...(options.env ? { env: options.env } : {}),
+    // The SDK passes a safe default set of variables only: the suites' cache folder is added.
+    env: { SPEKY_CACHE_DIR: process.env.SPEKY_CACHE_DIR ?? "", ...options.env },
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -109,7 +110,7 @@ export class RawServer {
   }
 
   send(line: string): void {
-    this.child.stdin.write(line + "\n");
+    this.child.stdin.write(`${line}\n`);
   }
 
   request(id: number, method: string, params: object = {}): void {
