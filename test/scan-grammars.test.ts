@@ -1,7 +1,7 @@
 // Every query compiles against its grammar and every node type the table names exists in
 // it: grammar builds differ from upstream and from each other, and a mismatch must fail CI.
 
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";

@@ -77,6 +77,7 @@ export function packageDir(name: string): string {
 }
 
 // speky:speky-ts#GRAM-SOURCES
+// speky:speky-ts#INSTALL-SLIM
 /**
  * The .wasm a row loads: the copy shipped in grammars/wasm/ (gzipped by scripts/grammars.mjs
  * from the package and file the table names; an installed speky-ts has no grammar package).
