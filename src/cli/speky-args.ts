@@ -30,7 +30,14 @@ const LONG: Record<string, Action> = {
   "--no-sort": "no-sort",
 };
 
-const SHORT: Record<string, Action> = { h: "help", v: "version", o: "output-folder", C: "comment-csv", l: "logging-config", c: "check-only" };
+const SHORT: Record<string, Action> = {
+  h: "help",
+  v: "version",
+  o: "output-folder",
+  C: "comment-csv",
+  l: "logging-config",
+  c: "check-only",
+};
 
 const TAKES_VALUE = new Set<Action>(["output-folder", "comment-csv", "logging-config"]);
 
@@ -58,7 +65,8 @@ export function parseSpekyArgs(argv: readonly string[]): SpekyArgs {
     answer: null,
   };
   const apply = (action: Action, shown: string, value: string | undefined): boolean => {
-    if (!TAKES_VALUE.has(action) && value !== undefined) throw new UsageError(`argument ${shown}: ignored explicit argument ${quote(value)}`);
+    if (!TAKES_VALUE.has(action) && value !== undefined)
+      throw new UsageError(`argument ${shown}: ignored explicit argument ${quote(value)}`);
     switch (action) {
       case "help":
       case "version":
@@ -126,8 +134,8 @@ export function spekyHelp(program: string): string {
 Write your project's specification in YAML, display it as a static website
 
 positional arguments:
-  FILE                  The path to a YAML or TOML file containing requirements,
-                        tests or comments
+  FILE                  The path to a YAML or TOML file containing
+                        requirements, tests or comments
 
 options:
   -h, --help            show this help message and exit

@@ -3,7 +3,7 @@
 // tested by, references, source with "Implemented in"), the procedure and the comments.
 import path from "node:path";
 import type { Comment, Item, Manifest, Requirement, Test } from "../loader/types.js";
-import { md, type MystWriter } from "./myst-writer.js";
+import { type MystWriter, md } from "./myst-writer.js";
 import { compareCodePoints, compareParts, pyPathString } from "./python-text.js";
 import { byId, type SpekyIndex, urlFor } from "./speky-index.js";
 import type { SpekyReference } from "./speky-view.js";

@@ -7,8 +7,8 @@ import type { Model } from "../model/model.js";
 import { requirementPage, testPage, writeLinks } from "./item-pages.js";
 import { MystWriter } from "./myst-writer.js";
 import { compareCodePoints, pyPercent, pyTitle } from "./python-text.js";
-import { byId, type SpekyIndex, spekyIndex } from "./speky-index.js";
 import { SPEKY_CSS } from "./speky-css.js";
+import { byId, type SpekyIndex, spekyIndex } from "./speky-index.js";
 
 const BUCKETS: [label: string, color: string, icon: string][] = [
   ["Automated", "success", "check-circle-fill"],
@@ -100,15 +100,34 @@ export function mystPages(model: Model, sort: boolean, css = SPEKY_CSS): Map<str
     }),
   );
   for (const [category, requirements] of index.requirementsByCategory) {
-    files.set(`requirements/${category}.md`, categoryPage(category, (sort ? byId(requirements) : requirements).map((r) => r.id)));
-    for (const r of requirements) files.set(`requirements/${r.id}.md`, page((out) => requirementPage(r, index, out)));
+    files.set(
+      `requirements/${category}.md`,
+      categoryPage(
+        category,
+        (sort ? byId(requirements) : requirements).map((r) => r.id),
+      ),
+    );
+    for (const r of requirements)
+      files.set(
+        `requirements/${r.id}.md`,
+        page((out) => requirementPage(r, index, out)),
+      );
   }
   // speky sorts the tests of a category whatever --sort says.
   for (const [category, tests] of index.testsByCategory) {
-    files.set(`tests/${category}.md`, categoryPage(category, byId(tests).map((t) => t.id)));
-    for (const t of tests) files.set(`tests/${t.id}.md`, page((out) => testPage(t, index, out)));
+    files.set(
+      `tests/${category}.md`,
+      categoryPage(
+        category,
+        byId(tests).map((t) => t.id),
+      ),
+    );
+    for (const t of tests)
+      files.set(
+        `tests/${t.id}.md`,
+        page((out) => testPage(t, index, out)),
+      );
   }
   files.set("by_tag.md", tagsPage(index));
   return files;
 }
-
