@@ -2,13 +2,12 @@
 // our binary, its exit status and every byte of every page compared with what speky's own
 // generator wrote for the same tree and the same code references (fixtures/myst/expected/,
 // written by scripts/speky-golden.mjs from speky's snapshot named in golden.json).
-import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO, runSpeky, tempDir } from "./support/process.js";
+import { FIXTURES, gitTree } from "./support/myst.js";
+import { runSpeky } from "./support/process.js";
 
-const FIXTURES = path.join(REPO, "fixtures/myst");
 const EXPECTED = path.join(FIXTURES, "expected");
 
 interface Case {
@@ -20,24 +19,6 @@ interface Case {
 
 const { cases } = JSON.parse(readFileSync(path.join(FIXTURES, "cases.json"), "utf8")) as { cases: Case[] };
 const golden = JSON.parse(readFileSync(path.join(EXPECTED, "golden.json"), "utf8")) as { statuses: Record<string, number> };
-
-/** The fixture tree in a fresh git repository, as scripts/speky-golden.mjs lays it. */
-export function gitTree(tree: string): string {
-  const dir = tempDir();
-  cpSync(path.join(FIXTURES, tree), dir, { recursive: true });
-  const env = { ...process.env, GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z" };
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.org", "-c", "init.defaultBranch=main", ...args], {
-      cwd: dir,
-      env,
-      stdio: "pipe",
-    });
-  git("init", "-q");
-  git("remote", "add", "origin", "git@example.invalid:org/shop.git");
-  git("add", "-A");
-  git("commit", "-qm", "fixture");
-  return dir;
-}
 
 /** Every file under dir, relative, sorted, with its bytes. */
 function tree(dir: string): Map<string, Buffer> {
