@@ -4,6 +4,7 @@
 // Exit codes are speky's: 0 written (or valid, with --check-only), 1 invalid specs or an
 // unusable output folder, 2 usage.
 // speky:speky-ts#SPEKY-CLI
+import fs from "node:fs";
 import path from "node:path";
 import type { CommandContext } from "../cli/command.js";
 import { fileErrorReason } from "../cli/file-error.js";
@@ -12,6 +13,7 @@ import { type Diagnostic, escapeControl, formatDiagnostic } from "../diagnostics
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { quote } from "../quote.js";
 import { VERSION } from "../version.js";
+import { COMMANDS } from "./index.js";
 
 /** A logging configuration is a small YAML file; speky fails when it cannot read it. */
 const MAX_LOGGING_CONFIG_BYTES = 1024 * 1024;
@@ -36,6 +38,13 @@ export async function runSpekyCommandLine(argv: readonly string[], context: Comm
       context.stderr(`${program}: cannot read the logging configuration ${quote(args.loggingConfig)}: ${read.problem}\n`);
       return 1;
     }
+  }
+  // speky stops at the first FILE it cannot open; a word that is no file may be a mistyped command.
+  const missing = [...args.paths, ...args.commentCsvs].find((p) => !fs.existsSync(path.resolve(context.cwd, p)));
+  if (missing !== undefined) {
+    const command = /^[a-z][a-z-]*$/.test(missing) ? ` (${program} COMMAND is one of ${COMMANDS.map((c) => c.name).join(", ")})` : "";
+    context.stderr(`${program}: no such file ${quote(missing)}${command}\n`);
+    return 1;
   }
   // Loaded on use, as every command's modules.
   const [{ loadModel }, { modelProblems }, { mystPages }, { writePages, PagesOutputError }] = await Promise.all([
