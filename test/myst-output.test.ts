@@ -56,6 +56,7 @@ describe("speky's output folder", () => {
     expect(file.stderr).toContain("exists and is not a folder");
   });
 
+  // speky:speky-ts#TSPEKY-OUTPUT
   it("writes nothing when an ID or a category would leave its folder", () => {
     const dir = tempDir();
     const spec = "kind: requirements\ncategory: ../../escaped\nrequirements:\n  - id: R-1\n    long: x\n";

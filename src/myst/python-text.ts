@@ -98,6 +98,7 @@ function lowerSigma(points: string[], i: number): string {
   return after && !before ? "\u03c2" : "\u03c3";
 }
 
+// speky:speky-ts#MYST-PAGES
 /** Python's `str.title()`: each cased run starts in title case and goes on in lower case. */
 export function pyTitle(text: string): string {
   const points = Array.from(text);

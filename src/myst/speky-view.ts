@@ -74,6 +74,7 @@ function spekySees(ref: CodeReference, extension: string): Seen {
   }
 }
 
+// speky:speky-ts#MYST-REFERENCES
 export function spekyReference(ref: CodeReference, root: string): SpekyReference {
   const extension = path.posix.extname(ref.file);
   const seen = extension in SYMBOL_KINDS ? spekySees(ref, extension) : { symbol: ref.symbol, line: ref.line, is_test: ref.is_test };
