@@ -19,6 +19,7 @@ describe("speky's output folder", () => {
     const victim = path.join(tempDir(), "victim.md");
     writeFileSync(victim, "keep me\n");
     writeFileSync(path.join(dir, "markdown/requirements/GONE-1.md"), "# a page of an ID renamed since\n");
+    writeFileSync(path.join(dir, "markdown/.DS_Store"), "Finder was here\n");
     const planted = path.join(dir, "markdown/requirements/CORE-1.md");
     const css = path.join(dir, "markdown/css/speky.css");
     for (const link of [planted, css]) {

@@ -14,6 +14,8 @@ export class PagesOutputError extends Error {}
 
 const TOP = new Set(["index.md", "by_tag.md", "coverage.md"]);
 const PAGE_FOLDERS = new Set(["requirements", "tests"]);
+/** What a file manager leaves in any folder it shows (macOS's Finder): removed with the pages. */
+const FINDER = ".DS_Store";
 /** Most file systems take names of at most 255 bytes. */
 const MAX_NAME_BYTES = 255;
 
@@ -21,15 +23,19 @@ const MAX_NAME_BYTES = 255;
 function foreignEntry(dir: string): string | null {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const name = entry.name;
-    if (TOP.has(name) && (entry.isFile() || entry.isSymbolicLink())) continue;
+    if ((TOP.has(name) || name === FINDER) && (entry.isFile() || entry.isSymbolicLink())) continue;
     const inner = path.join(dir, name);
     if (PAGE_FOLDERS.has(name) && entry.isDirectory()) {
-      const other = fs.readdirSync(inner, { withFileTypes: true }).find((e) => !e.name.endsWith(".md") || e.isDirectory());
+      const other = fs
+        .readdirSync(inner, { withFileTypes: true })
+        .find((e) => !(e.name.endsWith(".md") || e.name === FINDER) || e.isDirectory());
       if (other) return `${name}/${other.name}`;
       continue;
     }
     if (name === "css" && entry.isDirectory()) {
-      const other = fs.readdirSync(inner, { withFileTypes: true }).find((e) => e.name !== "speky.css" || e.isDirectory());
+      const other = fs
+        .readdirSync(inner, { withFileTypes: true })
+        .find((e) => !(e.name === "speky.css" || e.name === FINDER) || e.isDirectory());
       if (other) return `${name}/${other.name}`;
       continue;
     }
