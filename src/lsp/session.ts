@@ -1,0 +1,107 @@
+// What every feature of the language server shares: the connection, the documents as the
+// editor holds them (and their syntax trees), the client's settings from `initialize`, and
+// the project once it is loaded. Features bind their requests on it (src/lsp/features/) and
+// follow the model through its events.
+import { EventEmitter } from "node:events";
+import path from "node:path";
+import { type ClientCapabilities, type Connection, type InitializeParams, TextDocuments } from "vscode-languageserver";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { absOf, uriOf } from "./locations.js";
+import type { OpenText, Project } from "./project.js";
+import { isSpecText } from "./spec.js";
+import { DocumentTrees } from "./trees.js";
+
+export interface ServerOptions {
+  /** Manifests given on the command line (absolute): they take precedence over everything. */
+  manifests: string[];
+  /** Watch the files (tests of a fixed tree may turn it off). */
+  watch?: boolean;
+}
+
+/** A status notification that tests and curious clients can follow; others ignore `$/`. */
+export const STATUS_NOTIFICATION = "$/speky/status";
+
+export interface Status {
+  generation: number;
+  state: "loading" | "ready" | "failed" | "no-manifest";
+  manifests: string[];
+  requirements: number;
+  tests: number;
+  code_references: number;
+  scanned: boolean;
+  /** The positions of the IDs of every spec file are known. */
+  indexed: boolean;
+}
+
+export interface SessionEvents {
+  /** A new model is served (first load, reload, or the scan finished). */
+  changed: [];
+  /** The specs failed to load or to reload (the last good model, if any, stays). */
+  rejected: [];
+  /** The client asked the server to shut down. */
+  shutdown: [];
+}
+
+export class Session extends EventEmitter<SessionEvents> {
+  readonly documents = new TextDocuments(TextDocument);
+  readonly trees = new DocumentTrees();
+  project: Project | null = null;
+  state: Status["state"] = "loading";
+  /** Workspace folders (absolute), from `initialize`. */
+  folders: string[] = [];
+  /** initializationOptions.manifests, resolved against the first folder. */
+  initManifests: string[] = [];
+  capabilities: ClientCapabilities = {};
+
+  constructor(
+    readonly connection: Connection,
+    readonly options: ServerOptions,
+  ) {
+    super();
+  }
+
+  /** Takes the client's folders, options and capabilities from `initialize`. */
+  configure(params: InitializeParams): void {
+    this.folders = (params.workspaceFolders ?? []).map((f) => absOf(f.uri)).filter((f): f is string => f !== null);
+    if (this.folders.length === 0 && params.rootUri) {
+      const root = absOf(params.rootUri);
+      if (root) this.folders.push(root);
+    }
+    const init = params.initializationOptions as { manifests?: unknown } | undefined;
+    const base = this.folders[0] ?? process.cwd();
+    if (Array.isArray(init?.manifests)) {
+      this.initManifests = init.manifests.filter((m): m is string => typeof m === "string").map((m) => path.resolve(base, m));
+    }
+    this.capabilities = params.capabilities;
+  }
+
+  /** The text of an open buffer, if the file is open. */
+  readonly openText = (abs: string): OpenText | undefined => {
+    const doc = this.documents.get(uriOf(abs));
+    return doc ? { text: doc.getText(), version: doc.version } : undefined;
+  };
+
+  /** Open buffers that are spec files. */
+  specDocs(): TextDocument[] {
+    return this.documents.all().filter((d) => {
+      const abs = absOf(d.uri);
+      return abs !== null && isSpecText(abs, d.getText());
+    });
+  }
+
+  sendStatus(): void {
+    const project = this.project;
+    const model = project?.model ?? null;
+    const status: Status = {
+      generation: project?.generation ?? 0,
+      state: this.state,
+      manifests: project?.paths ?? [],
+      requirements: model?.requirementIds.length ?? 0,
+      tests: model?.testIds.length ?? 0,
+      code_references: model?.codeReferences.length ?? 0,
+      scanned: model !== null && !project!.scanning,
+      indexed: project?.indexed ?? false,
+    };
+    void this.connection.sendNotification(STATUS_NOTIFICATION, status);
+  }
+}
