@@ -52,7 +52,14 @@ export function describeItem(project: Project, model: Model, item: Item): string
     const validates = item.ref.slice(0, 20).map(md).join(", ") + (item.ref.length > 20 ? `, and ${item.ref.length - 20} more` : "");
     lines.push(`Steps: ${item.steps.length} · validates ${validates}`, "");
   }
-  lines.push(`Code references: ${project.tagsOf(item.id).length}`);
+  const scan = project.scanProgress;
+  if (!scan) {
+    lines.push(`Code references: ${project.tagsOf(item.id).length}`);
+  } else {
+    // Answered before the first scan was done (the wait is bounded): say what is not known yet.
+    lines.push(`Code references: ${project.tagsOf(item.id).length} so far`, "");
+    lines.push(`*${md(`${scan.describe()}: code references and automated tests are not all known yet`)}*`);
+  }
   return lines.join("\n");
 }
 

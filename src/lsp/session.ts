@@ -4,7 +4,14 @@
 // follow the model through its events.
 import { EventEmitter } from "node:events";
 import path from "node:path";
-import { type ClientCapabilities, type Connection, type InitializeParams, TextDocuments } from "vscode-languageserver";
+import {
+  type CancellationToken,
+  type ClientCapabilities,
+  type Connection,
+  type Disposable,
+  type InitializeParams,
+  TextDocuments,
+} from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { absOf, uriOf } from "./locations.js";
 import type { OpenText, Project } from "./project.js";
@@ -33,6 +40,17 @@ export interface Status {
   indexed: boolean;
 }
 
+const DEFAULT_WAIT_MS = 10_000;
+
+/** How long a request waits for the first load: $SPEKY_LSP_WAIT_MS (tests), else 10 s. */
+export function loadWaitMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.SPEKY_LSP_WAIT_MS;
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : DEFAULT_WAIT_MS;
+}
+
+/** What an answer needs of the first load: the specs, or the code references too (the scan). */
+export type Needs = "specs" | "scan";
+
 export interface SessionEvents {
   /** A new model is served (first load, reload, or the scan finished). */
   changed: [];
@@ -52,6 +70,9 @@ export class Session extends EventEmitter<SessionEvents> {
   /** initializationOptions.manifests, resolved against the first folder. */
   initManifests: string[] = [];
   capabilities: ClientCapabilities = {};
+  private firstLoadOver = false;
+  private endFirstLoad!: () => void;
+  private readonly firstLoad = new Promise<void>((resolve) => (this.endFirstLoad = resolve));
 
   constructor(
     readonly connection: Connection,
@@ -73,6 +94,39 @@ export class Session extends EventEmitter<SessionEvents> {
       this.initManifests = init.manifests.filter((m): m is string => typeof m === "string").map((m) => path.resolve(base, m));
     }
     this.capabilities = params.capabilities;
+  }
+
+  /** The first load is over: its specs are served or refused, or there is no manifest to load. */
+  firstLoadDone(): void {
+    if (this.firstLoadOver) return;
+    this.firstLoadOver = true;
+    this.endFirstLoad();
+  }
+
+  // speky:speky-ts#LSP-FIRST-LOAD
+  /**
+   * Waits for what a request's answer needs: the first load of the specs and, for `scan`, the
+   * first scan of the code sources. An editor asks as soon as it opens a file, before either
+   * is done. Bounded by loadWaitMs() and the request's cancellation: the request then answers
+   * with what is known.
+   */
+  async loaded(needs: Needs, token?: CancellationToken): Promise<void> {
+    const scanning = () => (needs === "scan" ? this.project?.scanProgress?.finished : undefined);
+    if (this.firstLoadOver && !scanning()) return;
+    let timer: NodeJS.Timeout | undefined;
+    let cancel: Disposable | undefined;
+    const stop = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, loadWaitMs());
+      cancel = token?.onCancellationRequested(() => resolve());
+    });
+    try {
+      await Promise.race([this.firstLoad, stop]);
+      const scan = scanning();
+      if (scan) await Promise.race([scan, stop]);
+    } finally {
+      clearTimeout(timer);
+      cancel?.dispose();
+    }
   }
 
   /** The text of an open buffer, if the file is open. */

@@ -16,7 +16,8 @@ export const codeLens: Feature = {
         void connection.sendRequest("workspace/codeLens/refresh").catch(() => undefined);
     });
     // speky:speky-ts#LSP-LENS
-    connection.onCodeLens(async ({ textDocument }) => {
+    connection.onCodeLens(async ({ textDocument }, token) => {
+      await session.loaded("scan", token);
       const doc = session.documents.get(textDocument.uri);
       const abs = absOf(textDocument.uri);
       const { project } = session;

@@ -10,7 +10,8 @@ export const completion: Feature = {
   capabilities: { completionProvider: { triggerCharacters: [":", "#", "-", " ", "[", ",", '"', "'"] } },
   bind(session: Session) {
     // speky:speky-ts#LSP-COMPLETION
-    session.connection.onCompletion(async ({ textDocument, position }) => {
+    session.connection.onCompletion(async ({ textDocument, position }, token) => {
+      await session.loaded("specs", token);
       const doc = session.documents.get(textDocument.uri);
       const abs = absOf(textDocument.uri);
       const { project } = session;

@@ -8,7 +8,8 @@ export const definition: Feature = {
   capabilities: { definitionProvider: true },
   bind(session: Session) {
     // speky:speky-ts#LSP-DEFINITION
-    session.connection.onDefinition(async ({ textDocument, position }) => {
+    session.connection.onDefinition(async ({ textDocument, position }, token) => {
+      await session.loaded("specs", token);
       const target = await targetAt(session, textDocument.uri, position, false);
       const { project } = session;
       const item = target && project?.model?.byId.get(target.id);

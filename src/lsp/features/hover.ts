@@ -9,7 +9,8 @@ export const hover: Feature = {
   capabilities: { hoverProvider: true },
   bind(session: Session) {
     // speky:speky-ts#LSP-HOVER
-    session.connection.onHover(async ({ textDocument, position }) => {
+    session.connection.onHover(async ({ textDocument, position }, token) => {
+      await session.loaded("scan", token);
       const target = await targetAt(session, textDocument.uri, position, true);
       const { project } = session;
       const model = project?.model;

@@ -1,12 +1,14 @@
 // The project's life: found and loaded after `initialized` (in the background: initialize
 // never waits for it), tried again after a save when it never loaded, closed at shutdown.
+import { plural } from "../../quote.js";
 import { discoverManifests } from "../discover.js";
 import { Project } from "../project.js";
 import type { Session } from "../session.js";
 import type { Feature } from "./feature.js";
+import { LoadProgress } from "./load-progress.js";
 
 // speky:speky-ts#LSP-DISCOVER
-async function open(session: Session): Promise<void> {
+async function open(session: Session, progress: LoadProgress): Promise<void> {
   const { connection, folders, options } = session;
   const cwd = folders[0] ?? process.cwd();
   const paths =
@@ -25,12 +27,19 @@ async function open(session: Session): Promise<void> {
     );
     session.sendStatus();
     session.emit("changed");
+    progress.specsLoaded(model, project.scanProgress);
+    session.firstLoadDone();
   });
   project.on("rejected", (problems) => {
-    if (!project.model) session.state = "failed";
-    connection.console.warn(`speky: the specification does not load (${problems.filter((p) => p.severity === "error").length} errors)`);
+    const failed = `the specification does not load (${plural(problems.filter((p) => p.severity === "error").length, "error")})`;
+    if (!project.model) {
+      session.state = "failed";
+      progress.end(failed);
+    }
+    connection.console.warn(`speky: ${failed}`);
     session.sendStatus();
     session.emit("rejected");
+    session.firstLoadDone();
   });
   project.on("indexed", () => session.sendStatus());
   project.on("warning", (message) => connection.console.warn(`speky: ${message}`));
@@ -38,6 +47,8 @@ async function open(session: Session): Promise<void> {
     session.state = "no-manifest";
     connection.console.warn("speky: no manifest (kind: project) found in the workspace");
     session.sendStatus();
+    progress.end("no manifest (kind: project) found in the workspace");
+    session.firstLoadDone();
     return;
   }
   session.sendStatus();
@@ -48,9 +59,12 @@ export const load: Feature = {
   bind(session) {
     const { connection, documents } = session;
     connection.onInitialized(() => {
-      open(session).catch((error: unknown) =>
-        connection.console.error(`speky: cannot load: ${error instanceof Error ? error.stack : String(error)}`),
-      );
+      const progress = new LoadProgress(connection, session.capabilities.window?.workDoneProgress === true);
+      open(session, progress).catch((error: unknown) => {
+        connection.console.error(`speky: cannot load: ${error instanceof Error ? error.stack : String(error)}`);
+        progress.end("cannot load: see the server's log");
+        session.firstLoadDone();
+      });
     });
     connection.onShutdown(() => {
       session.project?.close();

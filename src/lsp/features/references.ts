@@ -41,7 +41,8 @@ export const references: Feature = {
   capabilities: { referencesProvider: true },
   bind(session: Session) {
     // speky:speky-ts#LSP-REFERENCES
-    session.connection.onReferences(async ({ textDocument, position, context }) => {
+    session.connection.onReferences(async ({ textDocument, position, context }, token) => {
+      await session.loaded("scan", token);
       const target = await targetAt(session, textDocument.uri, position, true);
       const { project } = session;
       const model = project?.model;

@@ -10,7 +10,8 @@ export const workspaceSymbols: Feature = {
   capabilities: { workspaceSymbolProvider: true },
   bind(session: Session) {
     // speky:speky-ts#LSP-SYMBOLS
-    session.connection.onWorkspaceSymbol(async ({ query }) => {
+    session.connection.onWorkspaceSymbol(async ({ query }, token) => {
+      await session.loaded("specs", token);
       const { project } = session;
       const model = project?.model;
       if (!model || !project) return [];
