@@ -53,7 +53,10 @@ export class LoadProgress {
 
   /** The specs are served; the scan of the code sources, if running, is followed file by file. */
   specsLoaded(model: Model, scan: ScanProgress | null): void {
-    if (!scan) return this.end(`${specCounts(model)}, ${plural(model.codeReferences.length, "code reference")}`);
+    if (!scan) {
+      this.end(`${specCounts(model)}, ${plural(model.codeReferences.length, "code reference")}`);
+      return;
+    }
     if (this.followed) return;
     const listener = () => this.scanned(scan);
     this.followed = { scan, listener };
