@@ -39,6 +39,16 @@
   right: [(arrow_function) (function_expression) (generator_function)]
   (#eq? @_prototype "prototype")) @definition.method
 
+; res.send = function send () {}, app.locals.render = () => {}: named after the object
+; (res.send), so that two objects' `render`s are told apart; the module's own exports keep
+; their bare names (below), and `this.f` is named from inside its function.
+(assignment_expression
+  left: (_
+    object: [(identifier) (member_expression)] @qualifier
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]
+  (#not-match? @qualifier "^(exports|module|module\\.exports)$")) @definition.function
+
 ; exports.f = function () {} (but module.exports = function () {} names nothing)
 ((assignment_expression
    left: (_ property: (property_identifier) @name) @_target
