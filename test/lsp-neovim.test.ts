@@ -5,7 +5,7 @@
 // user opening a file does, and writes what Neovim got to a JSON file that the test reads.
 // HOME and the XDG folders point into the temp dir: the user's own configuration is never read.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { copyFixture, REPO, tempDir } from "./support/process.js";
@@ -180,6 +180,8 @@ function runNeovim(projectDir: string): Promise<{ got: NeovimGot; stderr: string
         resolve({ got: JSON.parse(readFileSync(out, "utf8")) as NeovimGot, stderr });
       } catch (error) {
         reject(new Error(`Neovim wrote no results (${String(error)}); stderr: ${stderr}`));
+      } finally {
+        rmSync(home, { recursive: true, force: true });
       }
     });
   });

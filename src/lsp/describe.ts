@@ -31,7 +31,7 @@ export function testCounts(model: Model, id: string): { tests: number; automated
 
 // speky:speky-ts#LSP-HOVER-WORDS
 /** The coverage buckets of test_plan_coverage, said in words. */
-export const COVERAGE_IN_WORDS: Record<CoverageBucket, string> = {
+const COVERAGE_IN_WORDS: Record<CoverageBucket, string> = {
   no_test_plan: "no test plan",
   manual_test_plan: "every test manual",
   partially_manual_test_plan: "some tests automated, some manual",

@@ -1,6 +1,9 @@
 // The language server: a session (the documents as the editor holds them, the project's live
 // model) and one module per feature in src/lsp/features/, each binding its own requests.
-// Adding a feature is a module there and a row in FEATURES.
+// Adding a feature is a module there and a row in FEATURES. A connection takes one handler
+// per request: more to say in a hover is a line of describeItem (describe.ts), another lens
+// an entry of the lenses features/code-lens.ts returns. A feature that needs the model
+// awaits session.loaded() first (what an editor asks at start-up comes before the load).
 import type { Connection, InitializeResult, ServerCapabilities } from "vscode-languageserver";
 import { VERSION } from "../version.js";
 import { codeLens } from "./features/code-lens.js";
@@ -13,8 +16,6 @@ import { load } from "./features/load.js";
 import { references } from "./features/references.js";
 import { workspaceSymbols } from "./features/workspace-symbols.js";
 import { type ServerOptions, Session } from "./session.js";
-
-export { type ServerOptions, STATUS_NOTIFICATION, type Status } from "./session.js";
 
 /** In this order: the capabilities are merged, and the model's events reach the features. */
 const FEATURES: readonly Feature[] = [load, diagnostics, hover, definition, references, completion, codeLens, workspaceSymbols];

@@ -26,7 +26,7 @@ export interface ServerOptions {
 }
 
 /** A status notification that tests and curious clients can follow; others ignore `$/`. */
-export const STATUS_NOTIFICATION = "$/speky/status";
+const STATUS_NOTIFICATION = "$/speky/status";
 
 export interface Status {
   generation: number;
@@ -43,13 +43,13 @@ export interface Status {
 const DEFAULT_WAIT_MS = 10_000;
 
 /** How long a request waits for the first load: $SPEKY_LSP_WAIT_MS (tests), else 10 s. */
-export function loadWaitMs(env: NodeJS.ProcessEnv = process.env): number {
+function loadWaitMs(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.SPEKY_LSP_WAIT_MS;
   return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : DEFAULT_WAIT_MS;
 }
 
 /** What an answer needs of the first load: the specs, or the code references too (the scan). */
-export type Needs = "specs" | "scan";
+type Needs = "specs" | "scan";
 
 export interface SessionEvents {
   /** A new model is served (first load, reload, or the scan finished). */

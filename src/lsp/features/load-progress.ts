@@ -15,11 +15,10 @@ import type { Model } from "../../model/model.js";
 import { plural } from "../../quote.js";
 
 /** One token for the one first load: the messages are the same at every run. */
-export const LOAD_PROGRESS_TOKEN = "speky/load";
+const LOAD_PROGRESS_TOKEN = "speky/load";
 
 /** "5 requirements, 2 tests" */
-export const specCounts = (model: Model) =>
-  `${plural(model.requirementIds.length, "requirement")}, ${plural(model.testIds.length, "test")}`;
+const specCounts = (model: Model) => `${plural(model.requirementIds.length, "requirement")}, ${plural(model.testIds.length, "test")}`;
 
 // speky:speky-ts#LSP-PROGRESS
 export class LoadProgress {
