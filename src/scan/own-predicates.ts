@@ -7,6 +7,9 @@ import type { TreeNav } from "./tree-nav.js";
 /** The predicates evaluated here; test/scan-grammars.test.ts fails a query naming any other. */
 export const OWN_PREDICATES: ReadonlySet<string> = new Set(["followed-only-by?"]);
 
+/** Whether a query has any predicate of ours, asked once per compiled query. */
+const withPredicates = new WeakMap<Query, boolean>();
+
 // speky:speky-ts#GRAM-OWN-PREDICATES
 /**
  * The matches of `query` whose own predicates hold. `(#followed-only-by? @capture type...)`:
@@ -15,7 +18,9 @@ export const OWN_PREDICATES: ReadonlySet<string> = new Set(["followed-only-by?"]
  * sibling of another type is found once, so a run of captures costs one pass.
  */
 export function withOwnPredicates(query: Query, nav: TreeNav, matches: QueryMatch[]): QueryMatch[] {
-  if (!query.predicates.some((list) => list.length > 0)) return matches;
+  let any = withPredicates.get(query);
+  if (any === undefined) withPredicates.set(query, (any = query.predicates.some((list) => list.length > 0)));
+  if (!any) return matches;
   /** By parent and types: where the last named child of another type starts (-1: none). */
   const lastOther = new Map<string, number>();
   const followedOnlyBy = (node: Node, types: string[]): boolean => {
