@@ -7,6 +7,7 @@ import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { Query } from "web-tree-sitter";
 import { languageForPath, languageForShebang, languageTable, packageDir, packageWasmPath, wasmPath } from "../src/scan/languages.js";
+import { OWN_PREDICATES } from "../src/scan/own-predicates.js";
 import { loadGrammar, querySource, stringQuerySource } from "../src/scan/runtime.js";
 import { REPO } from "./scan-helpers.js";
 
@@ -16,6 +17,7 @@ const PROPERTIES = new Set(["separator", "qualifier_separator", "scope"]);
 describe("grammars", () => {
   const table = languageTable();
 
+  // speky:speky-ts#TGRAM-OWN-PREDICATES
   it.each(Object.keys(table.languages))("%s: queries compile and node types exist", async (id) => {
     const row = table.languages[id];
     const language = await loadGrammar(row);
@@ -23,6 +25,13 @@ describe("grammars", () => {
     for (const capture of query.captureNames) expect(capture).toMatch(CAPTURES);
     for (const props of query.setProperties) {
       for (const key of Object.keys(props ?? {})) expect(PROPERTIES).toContain(key);
+    }
+    // Predicates web-tree-sitter leaves to us: only ours, each naming a capture first.
+    for (const list of query.predicates) {
+      for (const predicate of list) {
+        expect(OWN_PREDICATES, `${id}: #${predicate.operator}`).toContain(predicate.operator);
+        expect(predicate.operands[0]?.type).toBe("capture");
+      }
     }
     const named = [...row.comments, ...row.strings, ...row.decorations, ...row.wrappers];
     for (const type of named) expect(language.idForNodeType(type, true), `${id}: ${type}`).toBeTruthy();
