@@ -14,6 +14,8 @@ export interface Failure {
   /** Its results file's displayed path. */
   file: string;
   message?: string;
+  /** Its name says more than its definition's (a parametrized case, a subtest). */
+  decorated: boolean;
 }
 
 export interface ReferenceResult {

@@ -28,15 +28,20 @@ function referenceResult(matched: readonly { testcase: Testcase; rule: ResultsRu
     else if (testcase.outcome === "skipped") skipped = true;
     else {
       const message = failureLine(testcase, rule);
-      const label = decorated(testcase, rule) ? `${testcase.name}: ` : "";
-      failures.push({ testcase, file: files[testcase.source].file, ...(message === undefined ? {} : { message: `${label}${message}` }) });
+      failures.push({
+        testcase,
+        file: files[testcase.source].file,
+        ...(message === undefined ? {} : { message }),
+        decorated: decorated(testcase, rule),
+      });
     }
   }
   const status: ReferenceStatus = failures.length > 0 ? "failed" : passed ? "passed" : skipped ? "skipped" : "not_run";
   const result: ReferenceResult = { status, testcases: matched.length, failures };
   if (time !== undefined) result.time = Math.round(time * 1e6) / 1e6;
-  const message = failures.find((f) => f.message !== undefined)?.message;
-  if (message !== undefined) result.message = message;
+  // A parametrized case or a subtest is named: it says which run of the definition failed.
+  const first = failures.find((f) => f.message !== undefined);
+  if (first) result.message = first.decorated ? `${first.testcase.name}: ${first.message}` : first.message;
   return result;
 }
 

@@ -83,7 +83,7 @@ export async function readResults(sources: ResultsSources): Promise<ResultsRead>
     }
     for (const t of read.testcases) testcases.push(t);
     const timestamp = read.timestamp ?? read.mtime?.toISOString() ?? "";
-    files.push({ file: f.display, timestamp, testcases: read.testcases.length });
+    files.push({ file: f.display, abs: f.abs, timestamp, testcases: read.testcases.length });
   }
   return { files, testcases, diagnostics: diagnostics.sort(compareDiagnostics) };
 }

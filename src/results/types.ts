@@ -29,6 +29,8 @@ export interface Testcase {
 export interface ResultsFile {
   /** Displayed path: relative to the manifest root (test_results) or the working directory (--results). */
   file: string;
+  /** Absolute path (what a watcher watches; never shown). */
+  abs: string;
   /** When the run happened: the first `timestamp` the file writes, else the file's modification time (ISO 8601). */
   timestamp: string;
   /** Testcases read from it (0 when it was ignored). */
