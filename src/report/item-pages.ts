@@ -6,6 +6,7 @@ import { problemCount, type ReportData } from "./data.js";
 import { esc } from "./escape.js";
 import { automationBadge, bucketBadge, codeTable, comments, idList, itemLink, section, steps, testHref, text } from "./fragments.js";
 import { page } from "./layout.js";
+import { requirementStatusFact, testStatusFact } from "./verification.js";
 
 const ROOT = "../";
 
@@ -49,6 +50,7 @@ function requirementArticle(data: ReportData, req: Requirement, here: string): s
   const facts =
     fact("Category", esc(req.category)) +
     fact("Coverage", bucketBadge(data.bucketOf.get(req.id)!)) +
+    requirementStatusFact(data, req.id) +
     fact("Tags", tags) +
     (req.project !== null ? fact("Project", esc(req.project)) : "") +
     fact("Defined in", definedIn(req));
@@ -83,6 +85,7 @@ function testArticle(data: ReportData, test: Test, here: string): string {
   const facts =
     fact("Category", esc(test.category)) +
     fact("Automated", automationBadge(data.automated.get(test.id) ?? false)) +
+    testStatusFact(data, test.id) +
     (test.project !== null ? fact("Project", esc(test.project)) : "") +
     fact("Defined in", definedIn(test));
   const validates = test.ref.length
