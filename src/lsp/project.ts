@@ -65,6 +65,8 @@ export class Project extends EventEmitter<ProjectEvents> {
     readonly cwd: string,
     private readonly openText: (abs: string) => OpenText | undefined,
     private readonly watch = true,
+    /** `--results` globs (absolute). */
+    private readonly results: string[] = [],
   ) {
     super();
   }
@@ -99,7 +101,11 @@ export class Project extends EventEmitter<ProjectEvents> {
   private async load(): Promise<void> {
     if (this.live || this.paths.length === 0) return;
     // The specs are served as soon as they load; the code is scanned after, in the background.
-    const { live, diagnostics } = await LiveModel.open(this.paths, { cwd: this.cwd }, { debounceMs: DEBOUNCE_MS, background: true });
+    const { live, diagnostics } = await LiveModel.open(
+      this.paths,
+      { cwd: this.cwd, results: this.results },
+      { debounceMs: DEBOUNCE_MS, background: true },
+    );
     if (!live) {
       this.failure = diagnostics;
       this.emit("rejected", diagnostics);

@@ -26,12 +26,15 @@ import { fileDiagnostics, idFieldAt, isSpecText, specDiagnostics, toLsp } from "
 import { type IdSpot, spotAt } from "./spec-index.js";
 import { splitLines, utf16Column } from "./text.js";
 import { DocumentTrees } from "./trees.js";
+import { testLensTitle, verificationHover } from "./verification.js";
 
 export interface ServerOptions {
   /** Manifests given on the command line (absolute): they take precedence over everything. */
   manifests: string[];
   /** Watch the files (tests of a fixed tree may turn it off). */
   watch?: boolean;
+  /** `--results` globs of JUnit XML files, absolute. */
+  results?: string[];
 }
 
 /** Quiet time after a keystroke before the buffer is diagnosed. */
@@ -193,7 +196,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
           : fromInit.length > 0
             ? fromInit
             : await discoverManifests(folders.length > 0 ? folders : [cwd]);
-      project = new Project(paths, cwd, openText, options.watch ?? true);
+      project = new Project(paths, cwd, openText, options.watch ?? true, options.results ?? []);
       project.on("changed", () => {
         state = "ready";
         const model = project!.model!;
@@ -271,7 +274,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     const model = project?.model;
     if (!target || !model || !project) return null;
     const item = model.byId.get(target.id);
-    const value = item ? describeItem(project, model, item) : describeUnknown(model, target.id);
+    const value = item ? describeItem(project, model, item) + verificationHover(model, target.id) : describeUnknown(model, target.id);
     return { contents: { kind: "markdown", value }, range: target.range };
   });
 
@@ -380,6 +383,8 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     if (!doc || !abs || !model || !project || !isSpecText(abs, doc.getText())) return [];
     const lenses: CodeLens[] = [];
     for (const d of (await project.indexOf(abs)).definitions) {
+      const lastRun = d.kind === "test" ? testLensTitle(model, d.id) : null;
+      if (lastRun !== null) lenses.push({ range: rangeOf(d), command: { title: lastRun, command: "" } });
       if (d.kind !== "requirement" || model.byId.get(d.id)?.kind !== "requirement") continue;
       lenses.push({ range: rangeOf(d), command: { title: lensTitle(project, model, d.id), command: "" } });
     }
