@@ -26,8 +26,12 @@ interface Candidate {
 
 interface RuleIndex {
   rule: ResultsRule;
-  /** The symbol's last part (qualified) or its whole title (titles) → candidates. */
-  byKey: Map<string, Candidate[]>;
+  /**
+   * The symbol's last part (qualified) or its whole title (titles) → candidates, by their
+   * innermost scope (qualified: "" for none, or the file's stem for a `module` rule) so that a
+   * name shared by thousands of tests (`test_it` in every class) costs no scan of them all.
+   */
+  byKey: Map<string, Map<string, Candidate[]>>;
   patterns: { literal: string; pattern: RegExp; candidate: Candidate }[];
 }
 
@@ -66,6 +70,7 @@ export class Matcher {
   /** One index per rule; languages sharing a rule list share its indexes. */
   private readonly lists = new Map<string, { rules: readonly ResultsRule[]; indexes: Map<string, RuleIndex> }>();
   private readonly splits = new Map<string, string[]>();
+  private readonly memo = new Map<string, CodeReference[]>();
 
   constructor(references: readonly CodeReference[]) {
     const { byLanguage } = ruleTable();
@@ -89,9 +94,12 @@ export class Matcher {
         const pattern = rule.mode === "titles" && rule.placeholders ? placeholderPattern(key, rule.placeholders) : null;
         if (pattern) index.patterns.push({ literal: literalStart(key, rule.placeholders!), pattern, candidate });
         else {
-          const known = index.byKey.get(key);
+          const inner = rule.mode === "titles" ? "" : innermost(rule, candidate);
+          let byInner = index.byKey.get(key);
+          if (!byInner) index.byKey.set(key, (byInner = new Map()));
+          const known = byInner.get(inner);
           if (known) known.push(candidate);
-          else index.byKey.set(key, [candidate]);
+          else byInner.set(inner, [candidate]);
         }
       }
     }
@@ -109,7 +117,13 @@ export class Matcher {
       const rule = ruleFor(rules, testcase);
       const index = rule && indexes.get(rule.id);
       if (!index) continue;
-      const found = rule.mode === "titles" ? this.byTitle(index, testcase) : this.byName(index, testcase);
+      // The cases of one parametrized test, or one test in several runs, are looked up once.
+      const key = `${rule.id}\0${testcase.classname}\0${testcase.name}\0${testcase.file ?? ""}\0${testcase.suiteFile ?? ""}`;
+      let found = this.memo.get(key);
+      if (!found) {
+        found = rule.mode === "titles" ? this.byTitle(index, testcase) : this.byName(index, testcase);
+        if (this.memo.size < MAX_MEMO) this.memo.set(key, found);
+      }
       for (const ref of found) out.push({ ref, rule });
     }
     return out;
@@ -136,8 +150,8 @@ export class Matcher {
     const named = rule.name!.exec(testcase.name);
     const leaf = named?.groups?.leaf?.trim();
     if (!leaf) return [];
-    const candidates = index.byKey.get(leaf);
-    if (!candidates) return [];
+    const byInner = index.byKey.get(leaf);
+    if (!byInner) return [];
     let given: string[] = [];
     if (rule.classname) {
       const classed = rule.classname.exec(testcase.classname);
@@ -146,6 +160,7 @@ export class Matcher {
     }
     const nameScopes = named!.groups?.scopes;
     if (nameScopes) given = [...given, ...this.split(rule, nameScopes)];
+    const candidates = candidatesOf(rule, byInner, given);
     return best(candidates, (c) => {
       let rest: string[];
       if (c.scopes.length <= given.length) {
@@ -167,12 +182,40 @@ export class Matcher {
 
   private byTitle(index: RuleIndex, testcase: Testcase): CodeReference[] {
     const title = testcase.name.trim();
-    const candidates = [...(index.byKey.get(title) ?? [])];
+    const candidates = [...(index.byKey.get(title)?.get("") ?? [])];
     if (title.length <= MAX_PATTERN_TITLE) {
       for (const p of index.patterns) if (title.startsWith(p.literal) && p.pattern.test(title)) candidates.push(p.candidate);
     }
     return best(candidates, (c) => fileScore(index.rule, testcase, c));
   }
+}
+
+/** Cases kept looked up: a bound on the memo's memory (one entry per distinct testcase). */
+const MAX_MEMO = 200_000;
+
+/**
+ * What a candidate is filed under beside its name: its innermost scope (the part a runner
+ * writes last before the name), and for a `module` rule its file's stem too (the part the
+ * runner writes before its scopes): `test_m7\0TestCase3`.
+ */
+function innermost(rule: ResultsRule, c: Candidate): string {
+  const scope = c.scopes.length > 0 ? c.scopes[c.scopes.length - 1] : "";
+  return rule.rest === "module" ? `${c.stemParts[c.stemParts.length - 1] ?? ""}\0${scope}` : scope;
+}
+
+/** The candidates that can agree with the parts a runner gives, found by look-ups only. */
+function candidatesOf(rule: ResultsRule, byInner: Map<string, Candidate[]>, given: readonly string[]): Candidate[] {
+  // Without parts given, any candidate may agree.
+  if (given.length === 0) return [...byInner.values()].flat();
+  const last = given[given.length - 1];
+  if (rule.rest !== "module") return [...(byInner.get(last) ?? []), ...(byInner.get("") ?? [])];
+  // The module's last part stands just before the scopes: at any place of what is given.
+  const out: Candidate[] = [];
+  for (let i = 0; i < given.length; i++) {
+    const found = byInner.get(`${given[i]}\0${i === given.length - 1 ? "" : last}`);
+    if (found) for (const c of found) out.push(c);
+  }
+  return out;
 }
 
 /** -1 when the runner names a file that is not the reference's; else how many parts agree (0: none named). */
