@@ -3,7 +3,18 @@
 // entity bomb is never expanded, an external entity never read: the named file's content
 // appears nowhere); the size of a file and the testcases of a run are bounded; nothing
 // outside the boundary is read. Each case runs the built binaries on a small pytest tree.
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { call, connect } from "./support/mcp.js";
@@ -51,7 +62,9 @@ describe("hostile results files", () => {
     expect(r.stdout).toContain(
       "reports/page.xml:1:6: error: the root element is <html>, not <testsuites> or <testsuite>: not a JUnit XML report; its results are ignored\n",
     );
-    expect(r.stdout).toMatch(/reports\/latin1\.xml:1:\d+: error: not UTF-8 text \(results files are read as UTF-8\); its results are ignored\n/);
+    expect(r.stdout).toMatch(
+      /reports\/latin1\.xml:1:\d+: error: not UTF-8 text \(results files are read as UTF-8\); its results are ignored\n/,
+    );
     expect(r.stdout).toMatch(/reports\/empty\.xml:1:1: error: document must contain a root element; its results are ignored\n/);
   });
 
@@ -94,7 +107,15 @@ describe("hostile results files", () => {
       answers.push(JSON.stringify((await call(session.client, tool, args)).structured));
     }
     await session.close();
-    const everything = [r.stdout, r.stderr, report.stdout, report.stderr, markdown.stdout, allText(path.join(dir, "site")), ...answers].join("\n");
+    const everything = [
+      r.stdout,
+      r.stderr,
+      report.stdout,
+      report.stderr,
+      markdown.stdout,
+      allText(path.join(dir, "site")),
+      ...answers,
+    ].join("\n");
     expect(everything).not.toContain(content);
     expect(everything).not.toContain("SECRET-7f3a9c");
   });

@@ -77,6 +77,7 @@ async function essentials(file: string): Promise<string[]> {
     .sort();
 }
 
+// speky:speky-ts#TEST-RESULTS-RUNNER-XML
 describe.each(runners.map((r) => [r.runner, r] as const))("%s", (_name, runner) => {
   const missing = installed(runner);
   it.skipIf(missing !== null)(`writes the committed XML (${runner.version}${missing ? `; not installed: ${missing}` : ""})`, async () => {

@@ -29,7 +29,15 @@ export function writeTree(dir: string): void {
     for (let t = 0; t < PER_FILE; t++) {
       const id = `T-${f}-${t}`;
       tests.push(`  - id: ${id}`, `    long: Test ${id}.`, `    ref: [R-${f}]`, "    steps:", "      - action: run pytest");
-      lines.push("", `class TestCase${t}:`, `    # speky:bench#${id}`, `    @pytest.mark.parametrize("n", range(${PARAMS}))`, "    def test_it(self, n):", "        pass", "");
+      lines.push(
+        "",
+        `class TestCase${t}:`,
+        `    # speky:bench#${id}`,
+        `    @pytest.mark.parametrize("n", range(${PARAMS}))`,
+        "    def test_it(self, n):",
+        "        pass",
+        "",
+      );
     }
     writeFileSync(path.join(dir, `tests/test_m${f}.py`), lines.join("\n"));
   }
@@ -60,6 +68,8 @@ export function writeResults(dir: string, failing: boolean): void {
 
 const best = (xs: number[]) => Math.min(...xs);
 
+// speky:speky-ts#RESULTS-SPEED
+// speky:speky-ts#TEST-RESULTS-BENCH
 export async function benchResults(log: (line?: string) => void): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "speky-bench-results-"));
   const cache = mkdtempSync(path.join(os.tmpdir(), "speky-bench-cache-"));

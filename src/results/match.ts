@@ -66,6 +66,7 @@ function ruleFor(rules: readonly ResultsRule[], testcase: Testcase): ResultsRule
   return null;
 }
 
+// speky:speky-ts#RESULTS-MATCH
 export class Matcher {
   /** One index per rule; languages sharing a rule list share its indexes. */
   private readonly lists = new Map<string, { rules: readonly ResultsRule[]; indexes: Map<string, RuleIndex> }>();
