@@ -23,7 +23,7 @@ describe("speky-mcp with test results", () => {
   let dir: string;
   beforeAll(async () => {
     dir = tree();
-    session = await connect([path.join(dir, "speky.yaml")], { cwd: dir });
+    session = await connect(["--verbose", path.join(dir, "speky.yaml")], { cwd: dir });
   });
   afterAll(() => session.close());
 
@@ -111,6 +111,8 @@ describe("speky-mcp with test results", () => {
       status = (r.structured as { verification: { status: string } }).verification.status;
     }
     expect(status).toBe("passed");
+    // Only the results were read again: no reload of the specs, no rescan.
+    expect(session.stderr()).toContain("read the test results again: 1 file, 4 testcases");
     const r = await call(session.client, "verification_status");
     expect((r.structured as { verified: unknown[] }).verified).toHaveLength(2);
   });

@@ -171,6 +171,10 @@ async function serve(
     for (const d of problems) log.diagnostic(d);
   });
   live.on("warning", (message) => log.warn(message));
+  live.on("results", (model) => {
+    const v = model.verification;
+    if (v) log.debug(`read the test results again: ${plural(v.files.length, "file")}, ${plural(v.testcasesRead, "testcase")}`);
+  });
   // Watching starts before anything is answered: a client that edits a spec as soon as it is
   // initialized sees the change served.
   if (invocation.watch) {

@@ -101,6 +101,8 @@ export interface LiveEvents {
   rejected: [problems: Diagnostic[]];
   /** The first scan (background mode) is done: its model, with code references, is served. */
   scanned: [model: Model];
+  /** Only the test results were read again (a test run wrote them); `swapped` follows. */
+  results: [model: Model];
   /** Something about watching the user should know (e.g. the watch budget is spent). */
   warning: [message: string];
 }
@@ -391,6 +393,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
       if (previous.scanning) return;
       const model = await withResults(previous.model, this.options);
       this.state = Object.freeze({ ...previous, model, loadedAt: new Date() });
+      this.emit("results", model);
       this.emit("swapped", model, false);
     });
   }
