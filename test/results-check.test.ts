@@ -84,6 +84,10 @@ describe("speky report with test results", () => {
       .map((f) => readFileSync(path.join(dir, "site/requirements", f), "utf8"))
       .join("");
     expect(reqs).toContain('<dt>Verification</dt><dd><span class="badge status-failing">Failing</span></dd>');
+    // Which of its test plans failed, on the requirement's own view.
+    expect(reqs).toMatch(
+      />T-BAD<\/a> <span class="badge automated_test_plan">Automated<\/span> <span class="badge status-failed">Failed<\/span><\/h4>/,
+    );
   });
 
   it("adds the verification table to the Markdown summary", () => {

@@ -6,7 +6,7 @@ import { problemCount, type ReportData } from "./data.js";
 import { esc } from "./escape.js";
 import { automationBadge, bucketBadge, codeTable, comments, idList, itemLink, section, steps, testHref, text } from "./fragments.js";
 import { page } from "./layout.js";
-import { requirementStatusFact, testStatusFact } from "./verification.js";
+import { requirementStatusFact, testStatusBadge, testStatusFact } from "./verification.js";
 
 const ROOT = "../";
 
@@ -35,7 +35,7 @@ function testsOfRequirement(data: ReportData, req: Requirement, anchor: string):
       const initial = t.initial ? `<p><span class="label">Initial state</span> <span class="text">${esc(t.initial)}</span></p>` : "";
       return (
         `<div class="test" role="group" aria-labelledby="${anchor}:test-${i}"><h4 id="${anchor}:test-${i}"><a class="id" href="${testHref(data, t.id, ROOT)}">${esc(t.id)}</a>${short} ` +
-        `${automationBadge(data.automated.get(t.id) ?? false)}</h4>${initial}${steps(t.steps)}</div>`
+        `${automationBadge(data.automated.get(t.id) ?? false)}${testStatusBadge(data, t.id)}</h4>${initial}${steps(t.steps)}</div>`
       );
     })
     .join("\n");

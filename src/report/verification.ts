@@ -89,6 +89,12 @@ export function requirementStatusFact(data: ReportData, id: string): string {
   return status ? `<dt>Verification</dt><dd>${statusBadge(status)}</dd>` : "";
 }
 
+/** A test plan's status beside its title in a requirement's view, or "". */
+export function testStatusBadge(data: ReportData, id: string): string {
+  const status = data.model.verification?.tests.get(id);
+  return status ? ` ${statusBadge(status)}` : "";
+}
+
 /** A test plan's status and its runs, for its view, or "". */
 export function testStatusFact(data: ReportData, id: string): string {
   const v = data.model.verification;
