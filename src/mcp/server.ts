@@ -6,8 +6,10 @@ import type { Model } from "../model/model.js";
 import { DECLARED_CAPABILITIES, INSTRUCTIONS, SERVER_INFO, SERVER_NAME } from "./identity.js";
 import { registerResources } from "./resources.js";
 import { awaitScan, PARTIAL_META_KEY, partialNote, scanWaitMs } from "./scan-wait.js";
+import { McpSession } from "./sdk/session.js";
+import { answerToolList } from "./sdk/tool-list.js";
+import type { LineStdioTransport } from "./sdk/transport.js";
 import { fixedState, registerTool } from "./tool.js";
-import { answerToolList } from "./tool-list.js";
 import { TOOLS } from "./tools/index.js";
 
 export { SERVER_NAME };
@@ -30,4 +32,18 @@ export function createServer(getModel: () => Model, getState?: () => LiveState):
     return { model: ready.model, ...(note === null ? {} : { meta: { [PARTIAL_META_KEY]: note } }) };
   });
   return server;
+}
+
+/**
+ * Serves `server` on `transport` through the lifecycle rules of sdk/session.ts; `earlyRequest`
+ * is the `initialize` the transport answered before the SDK was loaded, if it did.
+ */
+export function connectSession(
+  server: McpServer,
+  transport: LineStdioTransport,
+  earlyRequest?: unknown,
+  warn?: (message: string) => void,
+): Promise<void> {
+  const session = new McpSession(transport, { tools: TOOLS.map((t) => t.name), earlyRequest, ...(warn ? { warn } : {}) });
+  return server.connect(session);
 }

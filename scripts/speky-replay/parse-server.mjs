@@ -1,0 +1,59 @@
+// Parses source files for the tree_sitter stand-in (py/tree_sitter): one request per line on
+// stdin, `<language>\t<base64 source>`, one JSON tree per line on stdout. The grammars are
+// the wasm files speky-ts itself loads (grammars/languages.json), through web-tree-sitter.
+// Offsets are converted to UTF-8 bytes, as py-tree-sitter gives them.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { Language, Parser } from "web-tree-sitter";
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const table = JSON.parse(readFileSync(path.join(REPO, "grammars/languages.json"), "utf8"));
+const languages = table.languages ?? table;
+
+await Parser.init();
+const loaded = new Map();
+async function language(name) {
+  if (!loaded.has(name)) {
+    const { grammar } = languages[name];
+    loaded.set(name, await Language.load(path.join(REPO, "node_modules", grammar.package, grammar.file)));
+  }
+  return loaded.get(name);
+}
+
+/** UTF-8 byte offset of each UTF-16 index of `text`. */
+function byteOffsets(text) {
+  const offsets = new Uint32Array(text.length + 1);
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    offsets[i] = bytes;
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c < 0xdc00) {
+      offsets[i + 1] = bytes; // the low surrogate: inside the same 4-byte character
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  offsets[text.length] = bytes;
+  return offsets;
+}
+
+function dump(node, offsets) {
+  // [type, is_named, start_row, start_byte, end_byte, children]
+  const children = [];
+  for (let i = 0; i < node.childCount; i++) children.push(dump(node.child(i), offsets));
+  return [node.type, node.isNamed, node.startPosition.row, offsets[node.startIndex], offsets[node.endIndex], children];
+}
+
+const parser = new Parser();
+for await (const line of createInterface({ input: process.stdin })) {
+  const [name, base64] = line.split("\t");
+  const text = Buffer.from(base64, "base64").toString("utf8");
+  parser.setLanguage(await language(name));
+  const tree = parser.parse(text);
+  process.stdout.write(`${JSON.stringify(dump(tree.rootNode, byteOffsets(text)))}\n`);
+  tree.delete();
+}
