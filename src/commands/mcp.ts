@@ -17,6 +17,7 @@ import { LineStdioTransport } from "../mcp/sdk/transport.js";
 import type { Model } from "../model/model.js";
 import { grouped, plural } from "../quote.js";
 import { VERSION } from "../version.js";
+import { missingPaths } from "./mcp-paths.js";
 
 const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
 
@@ -196,6 +197,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const log = createLogger(invocation.level);
+  const missing = missingPaths(invocation.paths);
+  if (missing.length > 0) {
+    for (const d of missing) log.diagnostic(d);
+    return 1;
+  }
   // stdin is read from the start: the client's `initialize` is there when the specs are loaded.
   const transport = new LineStdioTransport();
   transport.onerror = (error) => log.warn(`transport: ${error.message}`);
