@@ -135,8 +135,8 @@ export function runTool(spec: ToolSpec, state: LiveState, args: Record<string, u
 }
 
 // The outputSchema is published by our own tools/list (sdk/tool-list.ts), not given to McpServer:
-// McpServer would re-check every result with zod, which costs as much as the call itself on
-// the large answers (15-36 ms for 10,000 summaries, measured with 1.32.2). The e2e suites check every
+// McpServer would re-check every result with zod, which costs as much as a repeated call on
+// the large answers (sdk/pin.ts, departure 4). The e2e suites check every
 // answer against the published schema instead, through the SDK client.
 export function registerTool(server: McpServer, getState: () => LiveState, spec: ToolSpec): void {
   server.registerTool(
