@@ -2,7 +2,7 @@
 // items in another order is one difference, of order), then each difference is matched against
 // the rules below. Every rule names the row of docs/speky-differences.md that makes it
 // deliberate; a difference no rule matches is unexplained.
-import type { Answer, ReplayCall } from "./speky-replay-calls.js";
+import type { Answer, ReplayCall } from "./calls.js";
 
 export interface Difference {
   path: string;

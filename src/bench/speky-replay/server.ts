@@ -5,9 +5,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Answer, ReplayCall } from "./speky-replay-calls.js";
+import type { Answer, ReplayCall } from "./calls.js";
 
-export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 const ANSWER_MS = 60_000;
 
