@@ -1,24 +1,21 @@
 // Parses source files for the tree_sitter stand-in (py/tree_sitter): one request per line on
 // stdin, `<language>\t<base64 source>`, one JSON tree per line on stdout. The grammars are
-// the wasm files speky-ts itself loads (grammars/languages.json), through web-tree-sitter.
-// Offsets are converted to UTF-8 bytes, as py-tree-sitter gives them.
-import { readFileSync } from "node:fs";
+// the ones speky-ts itself loads (grammars/languages.json, grammars/wasm/), through the built
+// dist/scan/runtime.js. Offsets are converted to UTF-8 bytes, as py-tree-sitter gives them (a
+// source that is not UTF-8 would shift them: speky's trees are UTF-8).
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import { Language, Parser } from "web-tree-sitter";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const table = JSON.parse(readFileSync(path.join(REPO, "grammars/languages.json"), "utf8"));
-const languages = table.languages ?? table;
+const { languageRow } = await import(pathToFileURL(path.join(REPO, "dist/scan/languages.js")).href);
+const { initRuntime, loadGrammar } = await import(pathToFileURL(path.join(REPO, "dist/scan/runtime.js")).href);
+const { Parser } = await import("web-tree-sitter");
 
-await Parser.init();
+await initRuntime();
 const loaded = new Map();
 async function language(name) {
-  if (!loaded.has(name)) {
-    const { grammar } = languages[name];
-    loaded.set(name, await Language.load(path.join(REPO, "node_modules", grammar.package, grammar.file)));
-  }
+  if (!loaded.has(name)) loaded.set(name, await loadGrammar(languageRow(name)));
   return loaded.get(name);
 }
 

@@ -5,11 +5,11 @@
 // and the tools that need code references wait for it (scan-wait.ts). The files are watched and the model reloaded on change
 // (src/live), unless --no-watch.
 // Exit codes: 0 clean (stdin closed), 1 load error, 2 usage error.
-import { existsSync } from "node:fs";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { flag, formatOptions, HELP_OPTION, listOption, type OptionSpec, parseArgs, UsageError } from "../cli/args.js";
-import { WALK_OPTIONS } from "../cli/command.js";
+import { RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { escapeControl, formatDiagnostic, hasErrors } from "../diagnostics.js";
+import { holdScanUntil } from "../live/hold-scan.js";
 import { LiveModel } from "../live/live-model.js";
 import { createLogger, type Logger, type LogLevel } from "../mcp/log.js";
 import { earlyInitializeAnswer } from "../mcp/sdk/initialize.js";
@@ -22,7 +22,7 @@ import { missingPaths } from "./mcp-paths.js";
 const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
 
 Usage:
-  speky-mcp PATH... [-C CSV]... [--no-watch] [--no-ignore] [--allow-outside] [--quiet | --verbose]
+  speky-mcp PATH... [-C CSV]... [--results GLOB]... [--no-watch] [--no-ignore] [--allow-outside] [--quiet | --verbose]
   speky-mcp --help | --version
 
 PATH is a manifest (kind: project) or a specification file; CSV is an extra comment file.
@@ -30,7 +30,9 @@ Specs are loaded before serving; the manifests' code_sources are scanned in the 
 and tools that need code references wait for that scan (up to 20 s, then they answer with
 what is known, marked partial). While serving, the spec files, the manifests' folders and the
 code sources are watched: a change reloads the model (invalid specs keep the last good one in
-service, and every answer says so).
+service, and every answer says so). With JUnit XML test results (--results, or the manifests'
+test_results), get_test and get_requirement tell what the last run verified, verification_status
+sums it up, and a finished test run (a results file written) reloads the model too.
 --no-watch serves the model loaded at start-up. Logs go to stderr.
 Exit codes: 0 when the client closes stdin, 1 when the specs do not load, 2 on usage errors.
 `;
@@ -38,6 +40,7 @@ Exit codes: 0 when the client closes stdin, 1 when the specs do not load, 2 on u
 const OPTIONS: OptionSpec[] = [
   { name: "comment-csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
   { name: "no-watch", help: "serve the model loaded at start-up; do not watch the files" },
+  RESULTS_OPTION,
   ...WALK_OPTIONS,
   { name: "quiet", short: "q", help: "print only errors on stderr" },
   { name: "verbose", help: "add debug lines: scan statistics, watched folders, reloads" },
@@ -55,6 +58,7 @@ interface Invocation {
   watch: boolean;
   allowOutside: boolean;
   ignore: boolean;
+  results: string[];
 }
 
 /** Milliseconds of quiet after a change before reloading: an editor's save is several events. */
@@ -74,6 +78,7 @@ function parse(argv: readonly string[]): Invocation | "help" | "version" {
     watch: !flag(args, "no-watch"),
     allowOutside: flag(args, "allow-outside"),
     ignore: !flag(args, "no-ignore"),
+    results: listOption(args, "results"),
   };
 }
 
@@ -89,18 +94,6 @@ function logScan(model: Model, log: Logger): void {
   );
 }
 
-/**
- * $SPEKY_MCP_HOLD_SCAN=FILE, a test hook: the background scan stops after its walk until FILE
- * exists, so that a test sees the server mid-scan without depending on timing.
- */
-function holdScan(): ((total: number) => Promise<void>) | undefined {
-  const gate = process.env.SPEKY_MCP_HOLD_SCAN;
-  if (!gate) return undefined;
-  return async () => {
-    while (!existsSync(gate)) await new Promise((resolve) => setTimeout(resolve, 20));
-  };
-}
-
 async function load(invocation: Invocation, log: Logger, scanAfter: Promise<void>): Promise<LiveModel | null> {
   const started = performance.now();
   const { live, diagnostics } = await LiveModel.open(
@@ -109,9 +102,10 @@ async function load(invocation: Invocation, log: Logger, scanAfter: Promise<void
       csvs: invocation.csvs,
       allowOutside: invocation.allowOutside,
       ignore: invocation.ignore,
+      results: invocation.results,
       ...(invocation.level === "verbose" ? { cacheNote: (line: string) => log.debug(escapeControl(line)) } : {}),
     },
-    { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScan(), scanAfter },
+    { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScanUntil(process.env.SPEKY_MCP_HOLD_SCAN), scanAfter },
   );
   for (const d of diagnostics) log.diagnostic(d);
   if (!live || hasErrors(diagnostics)) return null;
@@ -153,6 +147,10 @@ async function serve(
     for (const d of problems) log.diagnostic(d);
   });
   live.on("warning", (message) => log.warn(message));
+  live.on("results", (model) => {
+    const v = model.verification;
+    if (v) log.debug(`read the test results again: ${plural(v.files.length, "file")}, ${plural(v.testcasesRead, "testcase")}`);
+  });
   // Watching starts before anything is answered: a client that edits a spec as soon as it is
   // initialized sees the change served.
   if (invocation.watch) {
@@ -164,10 +162,15 @@ async function serve(
   transport.answerEarly(earlyInitializeAnswer);
   startScan();
   // Loaded only now: the SDK and the tools are not needed to answer a plain `initialize`.
-  const { connectSession, createServer } = await import("../mcp/server.js");
+  const [{ connectSession, createServer }, { resultsGiven }] = await Promise.all([
+    import("../mcp/server.js"),
+    import("../results/sources.js"),
+  ]);
+  const verification = resultsGiven({ manifests: live.current.manifests, globs: invocation.results });
   const mcp = createServer(
     () => live.current,
     () => live.snapshot(),
+    { verification },
   );
   server = mcp;
   const closed = new Promise<void>((resolve) => {

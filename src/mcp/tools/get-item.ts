@@ -53,12 +53,22 @@ export function itemDetails<K extends Kind, Own extends object, Ref>(
   return details;
 }
 
-/** The tool answering one kind's details: `{id}` in, the head, `own`, comments and code references out. */
+/** Fields a tool adds after the details (verification from test results), with their schema. */
+export interface DetailsTail {
+  output: ZodRawShape;
+  of(model: Model, id: string): object;
+}
+
+/**
+ * The tool answering one kind's details: `{id}` in, the head, `own`, comments and code
+ * references out, then the tail's fields.
+ */
 export function itemTool<K extends Kind, Own extends object, Ref>(
   kind: ItemKind<K, Own, Ref>,
   words: { name: string; title: string; description: string },
   own: ZodRawShape,
   codeRef: ZodTypeAny,
+  tail?: DetailsTail,
 ): ToolSpec {
   const noun = kind.kind === "requirement" ? "requirement" : "test";
   return defineTool({
@@ -72,8 +82,9 @@ export function itemTool<K extends Kind, Own extends object, Ref>(
       ...own,
       comments: z.array(schema.comment).optional(),
       code_references: z.array(codeRef).optional().describe("Code tagged with this ID"),
+      ...tail?.output,
     },
     pages: ["code_references"],
-    run: (model, { id }) => ({ ...itemDetails(model, id as string, kind) }),
+    run: (model, { id }) => ({ ...itemDetails(model, id as string, kind), ...tail?.of(model, id as string) }),
   }) as ToolSpec;
 }

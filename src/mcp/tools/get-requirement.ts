@@ -3,6 +3,7 @@ import type { Requirement } from "../../loader/types.js";
 import type { Model } from "../../model/model.js";
 import * as schema from "../schemas.js";
 import { itemsNamed, type Oneliner, type RequirementCodeRef, requirementCodeRef, sortedOneliners, withOptional } from "../shapes.js";
+import { requirementVerification, requirementVerificationSchema } from "../verification.js";
 import { type Details, type ItemKind, itemDetails, itemTool } from "./get-item.js";
 
 interface RequirementOwn {
@@ -58,4 +59,5 @@ export const getRequirementTool = itemTool(
     tested_by: z.array(schema.oneliner).optional().describe("Tests that validate this requirement"),
   },
   schema.requirementCodeRef,
+  { output: { verification: requirementVerificationSchema }, of: requirementVerification },
 );

@@ -3,6 +3,7 @@ import type { Step, Test } from "../../loader/types.js";
 import type { Model } from "../../model/model.js";
 import * as schema from "../schemas.js";
 import { itemsNamed, type Oneliner, sortedOneliners, step, type TestCodeRef, testCodeRef, withOptional } from "../shapes.js";
+import { testVerification, testVerificationSchema } from "../verification.js";
 import { type Details, type ItemKind, itemDetails, itemTool } from "./get-item.js";
 
 interface TestOwn {
@@ -50,4 +51,5 @@ export const getTestTool = itemTool(
     prereq: z.array(schema.oneliner).optional().describe("Tests to run first"),
   },
   schema.testCodeRef,
+  { output: { verification: testVerificationSchema }, of: testVerification },
 );
