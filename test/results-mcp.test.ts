@@ -40,6 +40,7 @@ describe("speky-mcp with test results", () => {
       "unmatched_testcases",
       "nextCursor",
       "error",
+      "did_you_mean",
     ]);
   });
 

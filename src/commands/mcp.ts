@@ -1,7 +1,7 @@
 // Entry of the `speky-mcp` binary. The specs are loaded and validated before anything is
 // answered (a load error is reported on stderr and exits 1 without serving); a plain first
 // `initialize` is then answered before the MCP SDK and the tools are even loaded
-// (early-initialize.ts); the scan of the code sources runs in the background from then on,
+// (mcp/sdk/initialize.ts); the scan of the code sources runs in the background from then on,
 // and the tools that need code references wait for it (scan-wait.ts). The files are watched and the model reloaded on change
 // (src/live), unless --no-watch.
 // Exit codes: 0 clean (stdin closed), 1 load error, 2 usage error.
@@ -11,12 +11,13 @@ import { RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { escapeControl, formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { holdScanUntil } from "../live/hold-scan.js";
 import { LiveModel } from "../live/live-model.js";
-import { earlyInitializeAnswer } from "../mcp/early-initialize.js";
 import { createLogger, type Logger, type LogLevel } from "../mcp/log.js";
-import { LineStdioTransport } from "../mcp/transport.js";
+import { earlyInitializeAnswer } from "../mcp/sdk/initialize.js";
+import { LineStdioTransport } from "../mcp/sdk/transport.js";
 import type { Model } from "../model/model.js";
 import { grouped, plural } from "../quote.js";
 import { VERSION } from "../version.js";
+import { missingPaths } from "./mcp-paths.js";
 
 const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
 
@@ -123,19 +124,6 @@ async function load(invocation: Invocation, log: Logger, scanAfter: Promise<void
   return live;
 }
 
-/**
- * The SDK takes over a session whose `initialize` was answered early: the request goes through
- * the SDK's own parsing and handler, so that its state (client capabilities and version) is
- * what it would have been; its answer is dropped, being the one already sent.
- */
-async function replayInitialize(server: McpServer, request: unknown, log: Logger): Promise<void> {
-  const { InitializeRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
-  const handler = (server.server as unknown as { _oninitialize(r: unknown): Promise<unknown> })._oninitialize;
-  const answer = await handler.call(server.server, InitializeRequestSchema.parse(request));
-  const sent = earlyInitializeAnswer(request) as { result: unknown };
-  if (JSON.stringify(answer) !== JSON.stringify(sent.result)) log.warn("the early initialize answer differs from the SDK's");
-}
-
 // speky:speky-ts#LIVE-WATCH
 async function serve(
   live: LiveModel,
@@ -174,7 +162,10 @@ async function serve(
   transport.answerEarly(earlyInitializeAnswer);
   startScan();
   // Loaded only now: the SDK and the tools are not needed to answer a plain `initialize`.
-  const [{ createServer }, { resultsGiven }] = await Promise.all([import("../mcp/server.js"), import("../results/sources.js")]);
+  const [{ connectSession, createServer }, { resultsGiven }] = await Promise.all([
+    import("../mcp/server.js"),
+    import("../results/sources.js"),
+  ]);
   const verification = resultsGiven({ manifests: live.current.manifests, globs: invocation.results });
   const mcp = createServer(
     () => live.current,
@@ -182,12 +173,10 @@ async function serve(
     { verification },
   );
   server = mcp;
-  const early = transport.endEarly();
-  if (early !== undefined) await replayInitialize(mcp, early, log);
   const closed = new Promise<void>((resolve) => {
     mcp.server.onclose = resolve;
   });
-  await mcp.connect(transport);
+  await connectSession(mcp, transport, transport.endEarly(), (message) => log.warn(message));
   await closed;
   live.stopWatching();
   log.debug("stdin closed, exiting");
@@ -211,6 +200,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const log = createLogger(invocation.level);
+  const missing = missingPaths(invocation.paths);
+  if (missing.length > 0) {
+    for (const d of missing) log.diagnostic(d);
+    return 1;
+  }
   // stdin is read from the start: the client's `initialize` is there when the specs are loaded.
   const transport = new LineStdioTransport();
   transport.onerror = (error) => log.warn(`transport: ${error.message}`);

@@ -3,7 +3,9 @@
 // JSON-RPC message gets an invalid-request error (-32600), and serving goes on. It also
 // reports the end of stdin as a close, so that the server can exit when its client goes away.
 // It can listen before the SDK is loaded (`listenEarly`): it then answers a plain first
-// `initialize` itself (early-initialize.ts) and keeps everything else, in order, for the SDK.
+// `initialize` itself (initialize.ts) and keeps everything else, in order, for the SDK.
+// The MCP lifecycle on top of these lines (what may come before `initialize`, unknown tools,
+// error texts) is session.ts's.
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -199,7 +201,7 @@ export class LineStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.resolve();
-    return this.write(`${JSON.stringify(withoutErrorPrefix(message))}\n`);
+    return this.write(`${JSON.stringify(message)}\n`);
   }
 
   async close(): Promise<void> {
@@ -222,16 +224,4 @@ function requestIdOf(value: unknown): string | number | null {
   if (typeof value !== "object" || value === null || !("id" in value)) return null;
   const id = (value as { id: unknown }).id;
   return typeof id === "string" || typeof id === "number" ? id : null;
-}
-
-/**
- * The SDK's McpError (thrown for an unknown resource URI, for instance) puts "MCP error <code>: "
- * in its message, and the client's McpError adds it again: stripped here, once, for every error.
- */
-// speky:speky-ts#INSTALL-SCHEMA-PORTABLE
-function withoutErrorPrefix(message: JSONRPCMessage): JSONRPCMessage {
-  if (!("error" in message)) return message;
-  const prefix = `MCP error ${message.error.code}: `;
-  if (!message.error.message.startsWith(prefix)) return message;
-  return { ...message, error: { ...message.error, message: message.error.message.slice(prefix.length) } };
 }
