@@ -19,10 +19,10 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runScan } from "../src/commands/scan.js";
-import { cacheDir, lastCacheRun, RACY_MS } from "../src/scan/cache.js";
+import { cacheDir, lastCacheRun, RACY_MS } from "../src/scan/cache/cache.js";
+import { NOT_A_FILE } from "../src/scan/cache/stat-rows.js";
+import { lastSplit, STAT_CHUNK, STAT_SPLIT_MIN, StatSplit } from "../src/scan/cache/stat-split.js";
 import { cacheWritten, scan, scanPaths } from "../src/scan/scan.js";
-import { NOT_A_FILE } from "../src/scan/stat-rows.js";
-import { lastSplit, STAT_CHUNK, STAT_SPLIT_MIN, StatSplit } from "../src/scan/stat-split.js";
 import type { ScanResult } from "../src/scan/types.js";
 import { REPO } from "./scan-helpers.js";
 import { runSpeky } from "./support/process.js";
@@ -358,9 +358,9 @@ describe("scan cache", () => {
     churn(0);
     // The built modules, as the writer uses: the cache key covers the scanner's own code.
     const scanModule = pathToFileURL(path.join(REPO, "dist/scan/scan.js")).href;
-    const cacheModule = pathToFileURL(path.join(REPO, "dist/scan/cache.js")).href;
+    const cacheModule = pathToFileURL(path.join(REPO, "dist/scan/cache/cache.js")).href;
     const built = (await import(scanModule)) as typeof import("../src/scan/scan.js");
-    const builtCache = (await import(cacheModule)) as typeof import("../src/scan/cache.js");
+    const builtCache = (await import(cacheModule)) as typeof import("../src/scan/cache/cache.js");
     const scanBuilt = async (cached: boolean) => {
       const result = await built.scanPaths("p", ["src", "lib"], tree, { cache: cached, parallel: false });
       await built.cacheWritten();

@@ -5,8 +5,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Query } from "web-tree-sitter";
-import { languageForPath, languageForShebang, languageTable, packageDir, wasmPath } from "../src/scan/languages.js";
-import { loadGrammar, querySource, stringQuerySource } from "../src/scan/runtime.js";
+import { languageForPath, languageForShebang, languageTable, packageDir, wasmPath } from "../src/scan/grammar/languages.js";
+import { loadGrammar, querySource, stringQuerySource } from "../src/scan/grammar/runtime.js";
 import { REPO } from "./scan-helpers.js";
 
 const CAPTURES = /^(definition\.[a-z_]+|name|qualifier|anchor|base|docstring|decoration|comment|test\.attribute|_.*)$/;

@@ -1,7 +1,7 @@
 // From a tag's comment or docstring to the definition it documents.
 import type { Node } from "web-tree-sitter";
+import type { LoadedLanguage } from "../grammar/runtime.js";
 import { type Definition, type DefinitionIndex, definitionAt, isComment, isDecoration } from "./definitions.js";
-import type { LoadedLanguage } from "./runtime.js";
 import { hasBlankLine, type TextPositions } from "./text.js";
 
 export interface ResolveContext {

@@ -1,6 +1,6 @@
 // A progress line on stderr for a scan that takes more than a second, on a terminal only:
 // silent in pipes, CI logs, and under an MCP client.
-import { grouped } from "../quote.js";
+import { grouped } from "../../quote.js";
 
 const DELAY_MS = 1000;
 const EVERY_MS = 200;

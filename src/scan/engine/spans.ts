@@ -8,8 +8,8 @@
 // so a definitions query narrowed to the byte ranges around the tags suffices for the rest
 // (see `definitionsUnder`).
 import type { Node } from "web-tree-sitter";
+import type { LoadedLanguage } from "../grammar/runtime.js";
 import { type Definition, type DefinitionIndex, definitionAt, isComment, isDecoration } from "./definitions.js";
-import type { LoadedLanguage } from "./runtime.js";
 
 /** 1-based first and last line, both included. */
 export type Span = [start: number, end: number];

@@ -11,6 +11,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import {
   closeSync,
   constants,
+  type Dirent,
   existsSync,
   openSync,
   readdirSync,
@@ -24,14 +25,14 @@ import { createRequire } from "node:module";
 import { endianness } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { isRefusal, readRegularSync } from "../fs/safe-read.js";
-import { VERSION } from "../version.js";
+import { isRefusal, readRegularSync } from "../../fs/safe-read.js";
+import { VERSION } from "../../version.js";
+import type { FileResult } from "../engine/file.js";
+import type { RawDiagnostic, RawTag } from "../engine/types.js";
+import { GRAMMARS_DIR } from "../grammar/languages.js";
+import type { CacheEntry, FileStamp } from "../read/worker-task.js";
+import type { DirStamp } from "../walk/walk.js";
 import { cacheSigningKey, notOurs } from "./cache-trust.js";
-import type { RawDiagnostic, RawTag } from "./engine.js";
-import type { FileResult } from "./file.js";
-import { GRAMMARS_DIR } from "./languages.js";
-import type { DirStamp } from "./walk.js";
-import type { CacheEntry, FileStamp } from "./worker-task.js";
 
 const FORMAT = "speky-ts-scan-cache";
 const FORMAT_VERSION = 5;
@@ -78,12 +79,29 @@ let key: string | undefined;
 /** Written by `npm run build` beside the built scanner (build-key.ts): the key, computed once per build. */
 const BUILD_KEY_FILE = fileURLToPath(new URL("./build-key.json", import.meta.url));
 
-/** The files the key covers: grammars/ and the scanner's own code. */
+/** The scanner's code files under `dir` (its subfolders included), as paths relative to it, sorted. */
+function codeFiles(dir: string, rel = ""): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(path.join(dir, rel), { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const child = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...codeFiles(dir, child));
+    else if (e.isFile() && /\.(?:js|ts)$/.test(e.name)) out.push(child);
+  }
+  return out;
+}
+
+/** The files the key covers: grammars/ and the scanner's own code (src/scan or dist/scan, every folder). */
 function keySources(): [string, string[]][] {
-  const codeDir = path.dirname(fileURLToPath(import.meta.url));
+  const codeDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
   return [
     [GRAMMARS_DIR, filesOf(GRAMMARS_DIR, () => true)],
-    [codeDir, filesOf(codeDir, (n) => /\.(?:js|ts)$/.test(n))],
+    [codeDir, codeFiles(codeDir)],
   ];
 }
 

@@ -1,7 +1,7 @@
 // Qualified names: a definition's name prefixed by its enclosing scopes.
 import type { Node } from "web-tree-sitter";
+import type { LoadedLanguage } from "../grammar/runtime.js";
 import type { Definition, DefinitionIndex } from "./definitions.js";
-import type { LoadedLanguage } from "./runtime.js";
 
 const QUOTED = /^(["'`])([\s\S]*)\1$/;
 

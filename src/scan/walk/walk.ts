@@ -5,14 +5,14 @@
 // problems become diagnostics at the manifest line that holds it.
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { compareStrings, type Diagnostic } from "../diagnostics.js";
-import { type Boundary, boundaryFor } from "../fs/boundary.js";
-import { type GlobProblem, GlobWalker, patternReaches, type Reached, type WalkCache } from "../fs/globs.js";
-import { isIgnoredFile } from "../fs/ignore-rules.js";
-import { languageForPath } from "./languages.js";
-import type { ScanTarget } from "./types.js";
+import { compareStrings, type Diagnostic } from "../../diagnostics.js";
+import { type Boundary, boundaryFor } from "../../fs/boundary.js";
+import { type GlobProblem, GlobWalker, patternReaches, type Reached, type WalkCache } from "../../fs/globs.js";
+import { isIgnoredFile } from "../../fs/ignore-rules.js";
+import { languageForPath } from "../grammar/languages.js";
+import type { ScanTarget } from "../types.js";
 
-export type { DirStamp, WalkCache } from "../fs/globs.js";
+export type { DirStamp, WalkCache } from "../../fs/globs.js";
 
 export interface FileJob {
   absPath: string;

@@ -4,7 +4,7 @@
 // meanwhile; on two cores the workers' start and the walk no longer come one after the other.
 // What the feed settled is taken by real path (walk.ts makes each real file one job); a job
 // it did not settle (a file named outright, or reached under another name) is read as usual.
-import type { Reached } from "../fs/globs.js";
+import type { Reached } from "../../fs/globs.js";
 import { POOL_MIN_FILES, streamTasks, type TaskStream } from "./pool.js";
 import type { FileTask, TaskOutcome } from "./worker-task.js";
 

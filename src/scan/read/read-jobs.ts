@@ -2,15 +2,15 @@
 // replayed): per file the cached outcome, or a read with a byte-level prefilter and, for the
 // files holding the marker, a parse (worker-task.ts), in a worker pool when it pays (pool.ts),
 // fed while the walk still runs for a cold scan (walk-feed.ts). Loaded only then.
-import type { Previous, ScanCache } from "./cache.js";
-import { saveLater } from "./cache-save.js";
-import type { FileResult } from "./file.js";
+import type { Previous, ScanCache } from "../cache/cache.js";
+import { saveLater } from "../cache/cache-save.js";
+import type { FileResult } from "../engine/file.js";
+import type { ScanOptions } from "../options.js";
+import { trace } from "../trace.js";
+import type { FileJob, WalkSetup } from "../walk/walk.js";
 import { optimizeLate, runTasks, startWorkers } from "./pool.js";
 import { Progress } from "./progress.js";
-import type { ScanOptions } from "./scan.js";
-import { trace } from "./trace.js";
 import { Turns } from "./turns.js";
-import type { FileJob, WalkSetup } from "./walk.js";
 import { type Settled, WalkFeed } from "./walk-feed.js";
 import { type CacheEntry, type FileTask, noTagsResult, type TaskOutcome } from "./worker-task.js";
 

@@ -3,9 +3,9 @@
 import { createHash } from "node:crypto";
 import { closeSync, constants, openSync, readSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
-import { isRefusal, openRegularSync, type Refusal, readFully as readAt } from "../fs/safe-read.js";
-import type { FileResult } from "./file.js";
-import { MARKER } from "./text.js";
+import { isRefusal, openRegularSync, type Refusal, readFully as readAt } from "../../fs/safe-read.js";
+import type { FileResult } from "../engine/file.js";
+import { MARKER } from "../engine/text.js";
 
 /** What a later run compares to tell an unchanged file without reading it. */
 export interface FileStamp {
@@ -187,7 +187,7 @@ export function readTask(task: FileTask): TaskOutcome | PendingParse {
 }
 
 /** The parser stack (web-tree-sitter and the grammars), imported by the first file to parse. */
-let fileModule: Promise<typeof import("./file.js")> | undefined;
+let fileModule: Promise<typeof import("../engine/file.js")> | undefined;
 
 /**
  * Grammars run on V8's baseline wasm compiler only. Its code parses about as fast here, but
@@ -205,10 +205,10 @@ function preferBaselineWasm(): void {
   }
 }
 
-function parserModule(): Promise<typeof import("./file.js")> {
+function parserModule(): Promise<typeof import("../engine/file.js")> {
   if (!fileModule) {
     preferBaselineWasm();
-    fileModule = import("./file.js");
+    fileModule = import("../engine/file.js");
   }
   return fileModule;
 }
@@ -217,7 +217,7 @@ function parserModule(): Promise<typeof import("./file.js")> {
 export async function warmUp(): Promise<void> {
   try {
     await parserModule();
-    await (await import("./runtime.js")).initRuntime();
+    await (await import("../grammar/runtime.js")).initRuntime();
   } catch {
     // the first parse meets the same failure and reports it
   }

@@ -1,7 +1,8 @@
 // The cache is written right after the scan has answered (a few hundred ms for a big one):
 // the CLI prints and the MCP server answers first; the process waits for it before exiting.
+
+import { trace } from "../trace.js";
 import type { ScanCache } from "./cache.js";
-import { trace } from "./trace.js";
 
 let pendingSave: Promise<void> = Promise.resolve();
 

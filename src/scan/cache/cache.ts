@@ -10,16 +10,16 @@
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import path from "node:path";
-import { compareStrings } from "../diagnostics.js";
-import { statStamp } from "../fs/fast-stat.js";
+import { compareStrings } from "../../diagnostics.js";
+import { statStamp } from "../../fs/fast-stat.js";
+import type { FileResult } from "../engine/file.js";
+import type { CacheEntry, FileStamp } from "../read/worker-task.js";
+import type { DirStamp, WalkCache } from "../walk/walk.js";
 import { cacheDir } from "./cache-dir.js";
 import { type CachedWalk, type CacheFile, type CacheNote, type Hit, readCacheFile, walkId, writeCacheFile } from "./cache-file.js";
 import { prepareCacheDir } from "./cache-trust.js";
-import type { FileResult } from "./file.js";
 import { NOT_A_FILE, pathOfKey } from "./stat-rows.js";
 import { STAT_SPLIT_MIN, STAT_SPLIT_MIN_BYTES, StatSplit, startStatWorker } from "./stat-split.js";
-import type { DirStamp, WalkCache } from "./walk.js";
-import type { CacheEntry, FileStamp } from "./worker-task.js";
 
 export { CacheFile, cacheKey, MAX_CACHE_BYTES, readCacheFile, writeCacheFile } from "./cache-file.js";
 

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
-import { languageForPath } from "./languages.js";
+import { languageForPath } from "../grammar/languages.js";
 import { poolSize } from "./pool-size.js";
 import { NO_TURNS, type Turns } from "./turns.js";
 import type { BatchReply, BatchRequest } from "./worker.js";
@@ -23,7 +23,7 @@ import {
 
 /** From source (tests), the built worker: a worker thread needs plain JavaScript. */
 const WORKER_FILE = fileURLToPath(
-  import.meta.url.endsWith(".ts") ? new URL("../../dist/scan/worker.js", import.meta.url) : new URL("./worker.js", import.meta.url),
+  import.meta.url.endsWith(".ts") ? new URL("../../../dist/scan/read/worker.js", import.meta.url) : new URL("./worker.js", import.meta.url),
 );
 
 /** Files to read from which the workers read too: below, one thread reads them faster than workers start. */

@@ -1,6 +1,6 @@
 // Tag syntax in decoded text. Indexes are JS string (UTF-16) indexes, like web-tree-sitter's.
 
-export { type Position, TextPositions } from "../text-positions.js";
+export { type Position, TextPositions } from "../../text-positions.js";
 
 export const MARKER = "speky:";
 

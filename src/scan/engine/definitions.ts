@@ -1,7 +1,7 @@
 // What a grammar query says about one parsed file: its named definitions, docstrings and
 // test markers. Capture names are the contract described in grammars/README.md.
 import type { Node, Query, QueryMatch } from "web-tree-sitter";
-import type { LoadedLanguage } from "./runtime.js";
+import type { LoadedLanguage } from "../grammar/runtime.js";
 import { TreeNav } from "./tree-nav.js";
 
 export interface Definition {

@@ -1,7 +1,7 @@
 // A file's stamp as three numbers of a Float64Array (size, mtimeMs, ctimeMs): what a warm scan
 // compares with the cache, without keeping a Stats object per file.
 import path from "node:path";
-import { statStamp } from "../fs/fast-stat.js";
+import { statStamp } from "../../fs/fast-stat.js";
 
 /** The size of a path that is missing or not a regular file: no cached stamp has it. */
 export const NOT_A_FILE = -1;

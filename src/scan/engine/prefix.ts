@@ -18,10 +18,10 @@
 // chosen by error counts) keep whole-file parses. test/scan-prefix.test.ts compares both on
 // real files of this machine.
 import type { Node, Tree } from "web-tree-sitter";
+import { type LoadedLanguage, parseBounded, parseBoundMs } from "../grammar/runtime.js";
 import type { Definition, TextRange } from "./definitions.js";
-import type { TextScan } from "./engine.js";
-import { type LoadedLanguage, parseBounded, parseBoundMs } from "./runtime.js";
 import type { TreeNav } from "./tree-nav.js";
+import type { TextScan } from "./types.js";
 import { type Mode, STARTS, windowPoints, windowRanges } from "./window.js";
 
 /** A prefix longer than this share of the file saves too little to pay for a failed try. */

@@ -12,7 +12,7 @@ import { statInto } from "./stat-rows.js";
 
 const WORKER_FILE = fileURLToPath(
   import.meta.url.endsWith(".ts")
-    ? new URL("../../dist/scan/stat-worker.js", import.meta.url)
+    ? new URL("../../../dist/scan/cache/stat-worker.js", import.meta.url)
     : new URL("./stat-worker.js", import.meta.url),
 );
 

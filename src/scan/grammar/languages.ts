@@ -66,8 +66,8 @@ export interface LanguageTable {
   languages: Record<string, LanguageRow>;
 }
 
-/** src/scan and dist/scan are both two levels below the package root. */
-export const GRAMMARS_DIR = fileURLToPath(new URL("../../grammars/", import.meta.url));
+/** src/scan/grammar and dist/scan/grammar are both three levels below the package root. */
+export const GRAMMARS_DIR = fileURLToPath(new URL("../../../grammars/", import.meta.url));
 
 const requireHere = createRequire(import.meta.url);
 

@@ -1,7 +1,7 @@
 // Whether a definition is an automated test, by its language's conventions.
 import path from "node:path";
+import type { LoadedLanguage } from "../grammar/runtime.js";
 import { type Definition, type DefinitionIndex, isComment, isDecoration } from "./definitions.js";
-import type { LoadedLanguage } from "./runtime.js";
 import { nameText } from "./symbol.js";
 
 /** Start of the decorations and comments stacked right before a definition. */
