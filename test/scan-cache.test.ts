@@ -20,12 +20,13 @@ import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runScan } from "../src/commands/scan.js";
 import { cacheDir, lastCacheRun, RACY_MS } from "../src/scan/cache/cache.js";
-import { NOT_A_FILE } from "../src/scan/cache/stat-rows.js";
-import { lastSplit, STAT_CHUNK, STAT_SPLIT_MIN, StatSplit } from "../src/scan/cache/stat-split.js";
 import { cacheWritten, scan, scanPaths } from "../src/scan/scan.js";
 import type { ScanResult } from "../src/scan/types.js";
 import { REPO } from "./scan-helpers.js";
 import { runSpeky } from "./support/process.js";
+
+/** Files enough for a warm scan's stamps to be most of its work (the bench tree has 25,000). */
+const MANY = 4000;
 
 const base = mkdtempSync(path.join(os.tmpdir(), "speky-cache-test-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -205,9 +206,9 @@ describe("scan cache", () => {
     expect(lastCacheRun()).toMatchObject({ replayed: false });
   });
 
-  // speky:speky-ts#TSCAN-STAT-SPLIT
-  it("tells changed files among thousands, where a worker stats half of them", async () => {
-    for (let i = 0; i < STAT_SPLIT_MIN; i++) write(`many/${String(i).padStart(5, "0")}.py`, `def g${i}():\n    return ${i % 10}\n`);
+  // speky:speky-ts#TSCAN-WARM-MANY
+  it("tells changed files among thousands, in-process and through the command line", async () => {
+    for (let i = 0; i < MANY; i++) write(`many/${String(i).padStart(5, "0")}.py`, `def g${i}():\n    return ${i % 10}\n`);
     await settle();
     const scanMany = async () => {
       const result = await scanPaths("p", ["src", "lib", "many"], tree, { cache: true });
@@ -215,22 +216,20 @@ describe("scan cache", () => {
       return result;
     };
     const files = (await scanMany()).stats.files;
-    expect(files).toBeGreaterThan(STAT_SPLIT_MIN);
+    expect(files).toBeGreaterThan(MANY);
     await scanMany();
     expect(lastCacheRun()).toMatchObject({ hits: files, misses: 0 });
-    // Shared as the threads came: each cached file once.
-    expect(lastSplit!.worker + lastSplit!.here).toBe(files);
     // One change in each half: same size, old mtime (only ctime tells), and one file gone.
-    for (const i of [7, STAT_SPLIT_MIN - 7]) {
+    for (const i of [7, MANY - 7]) {
       const file = path.join(tree, `many/${String(i).padStart(5, "0")}.py`);
       const before = statSync(file);
       write(path.relative(tree, file), `# speky:p#M${i}\ndef g${i}():\n    pass\n`.slice(0, before.size).padEnd(before.size, " "));
       utimesSync(file, before.atime, before.mtime);
     }
-    rmSync(path.join(tree, `many/${String(STAT_SPLIT_MIN - 100).padStart(5, "0")}.py`));
+    rmSync(path.join(tree, `many/${String(MANY - 100).padStart(5, "0")}.py`));
     const warm = await scanMany();
     expect(lastCacheRun()).toMatchObject({ hits: files - 3, misses: 2 });
-    expect(warm.references.map((r) => r.id)).toEqual(expect.arrayContaining([`M7`, `M${STAT_SPLIT_MIN - 7}`]));
+    expect(warm.references.map((r) => r.id)).toEqual(expect.arrayContaining([`M7`, `M${MANY - 7}`]));
     // A file added to a folder: the folder's stamp tells the walk changed.
     write("many/added.py", "# speky:p#ADDED\ndef added():\n    pass\n");
     const grown = await scanMany();
@@ -239,8 +238,7 @@ describe("scan cache", () => {
     const fresh = await scanPaths("p", ["src", "lib", "many"], tree, { cache: false });
     expect(strip(grown)).toBe(strip(fresh));
     delete process.env.SPEKY_SCAN_WORKERS;
-    // The command line in the tree: the threads stat paths relative to it (the working
-    // directory); a change in the worker's part is told as in-process.
+    // The command line in the tree (its stamps from src/fs/fast-stat.ts): a change is told as in-process.
     await settle();
     const cli = (...extra: string[]) =>
       runSpeky(["scan", "--project", "p", "src", "lib", "many", ...extra], tree, { SPEKY_CACHE_DIR: cache }).stdout.replace(
@@ -249,40 +247,13 @@ describe("scan cache", () => {
       );
     cli();
     cli();
-    const last = path.join(tree, `many/${String(STAT_SPLIT_MIN - 7).padStart(5, "0")}.py`);
+    const last = path.join(tree, `many/${String(MANY - 7).padStart(5, "0")}.py`);
     const before = statSync(last);
     write(path.relative(tree, last), `# speky:p#LAST\ndef last():\n    pass\n`.slice(0, before.size).padEnd(before.size, " "));
     utimesSync(last, before.atime, before.mtime);
     const told = cli();
     expect(told).toContain('"LAST"');
     expect(told).toBe(cli("--no-cache"));
-  });
-
-  // speky:speky-ts#TSCAN-STAT-SPLIT
-  it("takes the stamps the stat worker wrote, and stats what it left", async () => {
-    const paths = Array.from({ length: 3 * STAT_CHUNK + 5 }, (_, i) => write(`w/${i}.py`, "x".repeat(i)));
-    paths[9] = path.join(tree, "w/gone.py");
-    paths[10] = path.join(tree, "w");
-    const expected = (p: string) => {
-      const st = statSync(p, { throwIfNoEntry: false });
-      return st?.isFile() ? [st.size, st.mtimeMs, st.ctimeMs] : [NOT_A_FILE];
-    };
-    const rowOf = (rows: Float64Array, i: number) => (rows[3 * i] === NOT_A_FILE ? [NOT_A_FILE] : [...rows.subarray(3 * i, 3 * i + 3)]);
-    // As a cache keeps them: relative to the tree, or absolute.
-    const keys = paths.map((p, i) => (i === 10 ? p : path.relative(tree, p)));
-    const prefix = tree + path.sep;
-    // All by the worker: it ends before anything is asked.
-    const keysJson = JSON.stringify(keys.join("\n"));
-    const split = new StatSplit(keysJson, keys.length, prefix);
-    await split.ended;
-    const rows = split.stamps(keys);
-    expect(lastSplit).toEqual({ worker: paths.length, here: 0 });
-    for (const [i, p] of paths.entries()) expect(rowOf(rows, i), p).toEqual(expected(p));
-    // All here: asked at once, before the worker has started.
-    const quick = new StatSplit(keysJson, keys.length, prefix);
-    const here = quick.stamps(keys);
-    expect(lastSplit!.worker + lastSplit!.here).toBe(paths.length);
-    for (const [i, p] of paths.entries()) expect(rowOf(here, i), p).toEqual(expected(p));
   });
 
   it("answers when a cached file's folder became a file and a file a link loop", async () => {

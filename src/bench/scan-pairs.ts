@@ -1,4 +1,4 @@
-// The scan's speed as users meet it, paired with `rg -l speky:` over the same files: the
+// The scan's speed as users meet it, paired with `rg -l` of the tag marker over the same files: the
 // manifest scan (`speky scan speky.yaml`, what a project runs) and `speky scan --project`,
 // cold (--no-cache) and warm (cached), each run interleaved with rg and with the other builds
 // compared (`npm run bench -- scan --base DIR`: a build of an older commit, e.g. a git worktree

@@ -30,21 +30,19 @@ async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string
   const sourceFiles = args.positionals.filter((p) => !specPaths.includes(p));
   const onlyFiles = sourceFiles.length > 0 ? sourceFiles.map((f) => path.resolve(cwd, f)) : undefined;
 
+  // A command line's warm scan stats every cached file: the shortcut (src/fs/fast-stat.ts).
+  (await import("../fs/fast-stat.js")).useFastStat();
   // Loaded on use: every `speky` command imports this registry entry.
   const [{ loadModel }, { modelProblems }] = await Promise.all([import("../model/load-model.js"), import("../model/problems.js")]);
-  const { model, diagnostics } = await loadModel(
-    specPaths,
-    {
-      cwd,
-      csvs: listOption(args, "csv"),
-      onlyFiles,
-      cache: !flag(args, "no-cache"),
-      allowOutside: flag(args, "allow-outside"),
-      ignore: !flag(args, "no-ignore"),
-      cacheNote: verboseNote(args),
-    },
-    { oneShot: true },
-  );
+  const { model, diagnostics } = await loadModel(specPaths, {
+    cwd,
+    csvs: listOption(args, "csv"),
+    onlyFiles,
+    cache: !flag(args, "no-cache"),
+    allowOutside: flag(args, "allow-outside"),
+    ignore: !flag(args, "no-ignore"),
+    cacheNote: verboseNote(args),
+  });
   const findings: Diagnostic[] = model ? modelProblems(model, diagnostics) : [...diagnostics]; // the loader's order: causes first
   const files = model ? model.specs.files.length + (model.scanStats?.files ?? 0) : null;
   const summary = summarize(findings, files);

@@ -38,7 +38,7 @@ export interface ModelOptions extends LoadOptions {
 }
 
 /** How a long-running process scans: sharing its thread, reporting progress (src/live). */
-export type ScanHooks = Pick<ScanOptions, "cooperative" | "onProgress" | "afterWalk" | "oneShot">;
+export type ScanHooks = Pick<ScanOptions, "cooperative" | "onProgress" | "afterWalk">;
 
 /** The scan of loaded specs' code sources, merged into their model. */
 export async function scanSpecs(specs: SpecSet, options: ModelOptions = {}, hooks: ScanHooks = {}): Promise<Model> {

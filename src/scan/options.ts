@@ -25,14 +25,9 @@ export interface ScanOptions {
    * cold scans); otherwise from the walk's POOL_MIN_FILES-th file, when the tree proves big.
    */
   eagerWorkers?: boolean;
-  /**
-   * The process ends with this scan (a command line's, not a server's): when it reads every
-   * file afresh, V8 optimizes the scan's code later than it would (pool.ts optimizeLate).
-   */
-  oneShot?: boolean;
 }
 
-export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel" | "cacheNote" | "eagerWorkers" | "oneShot"> & {
+export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel" | "cacheNote" | "eagerWorkers"> & {
   /** Follow links under the folders to anywhere (--allow-outside). */
   allowOutside?: boolean;
   /** Skip git-ignored files (default true; --no-ignore: false). */

@@ -13,7 +13,6 @@ import { saveLater } from "./cache/cache-save.js";
 import type { FileOutline } from "./engine/spans.js";
 import type { RawTag } from "./engine/types.js";
 import type { PathScanOptions, ScanOptions } from "./options.js";
-import { poolSize } from "./read/pool-size.js";
 import type { Outcome, Reading } from "./read/read-jobs.js";
 import { trace } from "./trace.js";
 import type { CodeReference, ScanResult, ScanTarget } from "./types.js";
@@ -211,9 +210,7 @@ function commonDirectory(paths: string[]): string {
 async function openCache(options: ScanOptions, scope: unknown, base: string, merge: boolean): Promise<ScanCache | null> {
   if (!options.cache) return null;
   const { ScanCache } = await import("./cache/cache.js");
-  // A scan of some named files (merge) stats only those: no worker for the whole cache.
-  const statWorker = !merge && options.parallel !== false && poolSize() >= 2;
-  const cache = new ScanCache({ scope, base, merge, note: options.cacheNote, statWorker });
+  const cache = new ScanCache({ scope, base, merge, note: options.cacheNote });
   trace("cache file read");
   return cache;
 }

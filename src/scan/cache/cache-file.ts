@@ -427,13 +427,7 @@ export type CacheNote = (why: string) => void;
  * too large), foreign, stale, truncated, unsigned or invalid in any field; `note` hears why.
  */
 // speky:speky-ts#CACHE-UNTRUSTED
-export function readCacheFile(
-  file: string,
-  scope: string,
-  note: CacheNote = () => {},
-  /** Hears the paths (a JSON string literal, see StatJob) once the signature is checked, before the parse. */
-  verified?: (pathsJson: string, entries: number) => void,
-): CacheFile | null {
+export function readCacheFile(file: string, scope: string, note: CacheNote = () => {}): CacheFile | null {
   const read = readRegularSync(file, { noFollow: true, maxBytes: MAX_CACHE_BYTES });
   if (isRefusal(read)) {
     if (read.code !== "ENOENT") note(`scan cache ${file} not used: ${read.kind ?? read.problem}`);
@@ -464,9 +458,6 @@ export function readCacheFile(
     const body = text.slice(first + 1, last);
     const mac = sign(signingKey).update(`${headerLine}\n`).update(body).digest("base64");
     if (!sameMac(mac, trailer.mac)) return refuse("its signature does not verify");
-    // The body starts with the paths (writeBody): a string literal ends where `","stamps":"` starts.
-    const pathsEnd = body.indexOf('","stamps":"');
-    if (verified && body.startsWith('{"paths":"') && pathsEnd > 0) verified(body.slice(9, pathsEnd + 1), trailer.entries);
     const parsed = JSON.parse(body) as unknown;
     const badBody = checkBody(parsed, trailer.entries);
     if (badBody) return refuse(badBody);

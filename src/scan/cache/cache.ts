@@ -8,18 +8,15 @@
 // a cache file is used only if it is ours alone, signed with our key and valid in every field;
 // a remembered walk is used only if every file it lists is under the walk's start.
 import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
 import path from "node:path";
 import { compareStrings } from "../../diagnostics.js";
-import { statStamp } from "../../fs/fast-stat.js";
+import { statStamp } from "../../fs/stamp.js";
 import type { FileResult } from "../engine/file.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
 import type { DirStamp, WalkCache } from "../walk/walk.js";
 import { cacheDir } from "./cache-dir.js";
 import { type CachedWalk, type CacheFile, type CacheNote, type Hit, readCacheFile, walkId, writeCacheFile } from "./cache-file.js";
 import { prepareCacheDir } from "./cache-trust.js";
-import { NOT_A_FILE, pathOfKey } from "./stat-rows.js";
-import { STAT_SPLIT_MIN, STAT_SPLIT_MIN_BYTES, StatSplit, startStatWorker } from "./stat-split.js";
 
 export { CacheFile, cacheKey, MAX_CACHE_BYTES, readCacheFile, writeCacheFile } from "./cache-file.js";
 
@@ -33,6 +30,9 @@ export const RACY_MS = 100;
 const RACY_COARSE_MS = 2000;
 
 export { cacheDir };
+
+/** A cache key's path: a key is absolute, or relative to the cache's base (`prefix`: the base and a separator). */
+const pathOfKey = (key: string, prefix: string) => (path.isAbsolute(key) ? key : prefix + key);
 
 /** Paths under `base` are kept relative to it (shorter), others absolute. */
 class PathKeys {
@@ -61,8 +61,6 @@ export interface ScanCacheOptions {
   dir?: string;
   /** Hears why the cache was not used or not written (--verbose). */
   note?: CacheNote;
-  /** May a worker stat the cached files meanwhile (stat-split.ts), when there are many. */
-  statWorker?: boolean;
 }
 
 /** What the last saved ScanCache of this process did (tests and the bench look). */
@@ -139,8 +137,6 @@ export class ScanCache implements WalkCache {
   private changed = false;
   /** Where the next file looked up is likely to be: files come in the order they were cached. */
   private cursor = 0;
-  /** The cached files' stamps, taken on two threads (stat-split.ts); null: one stat per lookup. */
-  private split: StatSplit | null = null;
   private hits = 0;
   private misses = 0;
   private replayed = false;
@@ -157,19 +153,7 @@ export class ScanCache implements WalkCache {
     this.note = options.note ?? (() => {});
     this.unusable = prepareCacheDir(dir, true);
     if (this.unusable) this.note(`scan cache not used: ${this.unusable} (${dir})`);
-    // A cache file big enough to hold STAT_SPLIT_MIN files: the stat worker boots meanwhile.
-    const early =
-      !this.unusable && options.statWorker && (statSync(this.file, { throwIfNoEntry: false })?.size ?? 0) >= STAT_SPLIT_MIN_BYTES
-        ? startStatWorker()
-        : null;
-    // The worker stats the cached files as soon as the file's signature is checked.
-    const split = (pathsJson: string, entries: number) => {
-      if (early && entries >= STAT_SPLIT_MIN) this.split = new StatSplit(pathsJson, entries, this.keys.prefix, early);
-    };
-    this.old = this.unusable ? null : readCacheFile(this.file, this.scope, this.note, split);
-    // A file refused after its signature checked: its stamps are not needed.
-    if (!this.old) this.split = null;
-    if (!this.split) void early?.terminate();
+    this.old = this.unusable ? null : readCacheFile(this.file, this.scope, this.note);
     this.kept = new Uint8Array(this.old?.paths.length ?? 0);
     if (!this.old) this.changed = true;
     else if (options.merge) {
@@ -316,14 +300,8 @@ export class ScanCache implements WalkCache {
     const mtimeMs = old.mtime(row);
     const ctimeMs = old.ctime(row);
     if (!this.trusted(mtimeMs, ctimeMs)) return false;
-    // The stamp the split took (stat-split.ts), else one taken now, in the same layout.
-    let stamps: Float64Array = taken;
-    let i = 0;
-    if (this.split) {
-      stamps = this.split.stamps(old.paths);
-      i = row * 3;
-    } else if (statStamp(absPath ?? this.keys.absolute(old.paths[row]), taken, 0) !== "file") return false;
-    return stamps[i] !== NOT_A_FILE && stamps[i] === old.size(row) && stamps[i + 1] === mtimeMs && stamps[i + 2] === ctimeMs;
+    if (statStamp(absPath ?? this.keys.absolute(old.paths[row]), taken, 0) !== "file") return false;
+    return taken[0] === old.size(row) && taken[1] === mtimeMs && taken[2] === ctimeMs;
   }
 
   /** Every row of the cache file read goes to the next one (unless recorded anew: see save). */
@@ -341,7 +319,6 @@ export class ScanCache implements WalkCache {
 
   /** Writes the cache if this run changed it; a cache that can't be written is no error. */
   save(): void {
-    this.split?.close();
     if (this.unusable) return;
     const old = this.old;
     const dropped =

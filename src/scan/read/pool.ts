@@ -4,7 +4,6 @@
 // of one process and leave after a few idle seconds; they never keep the process alive.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { languageForPath } from "../grammar/languages.js";
 import { poolSize } from "./pool-size.js";
@@ -270,25 +269,6 @@ function pool(size: number): Pool {
 export function closePool(): void {
   shared?.close();
   shared = undefined;
-}
-
-/**
- * V8 optimizes a function once it has run a while; for a one-shot cold scan of a big tree it
- * recompiles much of the scanner in each of the three threads' isolates, on the same two
- * cores, for little gain before the process ends. Eight times V8's run-time budget
- * (132 KB of bytecode) before it does: the bench tree's cold scan took 10 % less wall time and
- * 11 % less CPU (median of 13: 823 against 906 ms), the dense tree's 12 % less; a warm scan,
- * which runs a few hot loops, is better off with V8's default and does not ask for this.
- * Process-wide, set before the workers start; the command line asks (ScanOptions.oneShot),
- * never a server.
- */
-// speky:speky-ts#SCAN-SPEED
-export function optimizeLate(): void {
-  try {
-    setFlagsFromString("--interrupt-budget=1048576");
-  } catch {
-    // a runtime that refuses: V8's default
-  }
 }
 
 /**

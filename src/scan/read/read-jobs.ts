@@ -8,7 +8,7 @@ import type { FileResult } from "../engine/file.js";
 import type { ScanOptions } from "../options.js";
 import { trace } from "../trace.js";
 import type { FileJob, WalkSetup } from "../walk/walk.js";
-import { optimizeLate, runTasks, startWorkers } from "./pool.js";
+import { runTasks, startWorkers } from "./pool.js";
 import { Progress } from "./progress.js";
 import { Turns } from "./turns.js";
 import { type Settled, WalkFeed } from "./walk-feed.js";
@@ -117,7 +117,6 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
  */
 function feedFor(options: ScanOptions, cache: ScanCache | null): WalkFeed | null {
   if (options.parallel === false || options.cooperative || options.afterWalk || (cache && !cache.empty)) return null;
-  if (options.oneShot) optimizeLate();
   if (options.eagerWorkers) startWorkers();
   return new WalkFeed(!cache);
 }
