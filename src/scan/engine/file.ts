@@ -4,6 +4,7 @@
 import { languageForPath, languageForShebang } from "../grammar/languages.js";
 import { GrammarFailure, ParseBoundExceeded } from "../grammar/runtime.js";
 import { capWarnings, WarningCap } from "./cap.js";
+import { headText, largeFileTags } from "./large-file.js";
 import { scanText } from "./scan-text.js";
 import type { FileOutline } from "./spans.js";
 import { freeTag } from "./tags.js";
@@ -44,7 +45,7 @@ const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
  * feeds only, and an editor shows it as a line end. Same length, so every index stays valid.
  */
 // speky:speky-ts#NAV-LATIN1
-function decode(buffer: Buffer): string | null {
+export function decode(buffer: Buffer): string | null {
   if (buffer.subarray(0, SNIFF_BYTES).includes(0)) return null;
   const text = decoder.decode(buffer);
   return text.includes("\r") ? text.replace(/\r(?!\n)/g, "\n") : text;
@@ -54,7 +55,7 @@ function decode(buffer: Buffer): string | null {
  * Tag-shaped text found without a grammar: each one is reported or counted, never silently
  * dropped; capped while found, so a million of them never become a million objects.
  */
-function unscanned(text: string, warning: string, atFileLevel: boolean, reference = false): RawTag[] {
+export function unscanned(text: string, warning: string, atFileLevel: boolean, reference = false): RawTag[] {
   const positions = atFileLevel ? null : new TextPositions(text);
   const cap = new WarningCap();
   const tags: RawTag[] = [];
@@ -69,6 +70,12 @@ function unscanned(text: string, warning: string, atFileLevel: boolean, referenc
 
 async function scanBuffer(absPath: string, buffer: Buffer): Promise<FileResult> {
   if (!buffer.includes(MARKER_BYTES)) return { language: languageForPath(absPath), tags: [], diagnostics: [] };
+  if (buffer.length > MAX_PARSE_BYTES && !buffer.subarray(0, SNIFF_BYTES).includes(0)) {
+    // Too large to parse: its tags found in its bytes, never decoded whole (large-file.ts).
+    const language = languageForPath(absPath) ?? languageForShebang(headText(buffer));
+    const warning = language ? tooLargeMessage(buffer.length) : MESSAGES.noGrammar;
+    return { language, tags: largeFileTags(buffer, warning), diagnostics: [] };
+  }
   const text = decode(buffer);
   if (text === null) {
     // Read as latin1 only to find which projects the unreadable tags name.
@@ -76,7 +83,6 @@ async function scanBuffer(absPath: string, buffer: Buffer): Promise<FileResult> 
   }
   const language = languageForPath(absPath) ?? languageForShebang(text);
   if (!language) return { language: null, tags: unscanned(text, MESSAGES.noGrammar, false), diagnostics: [] };
-  if (buffer.length > MAX_PARSE_BYTES) return { language, tags: unscanned(text, tooLargeMessage(buffer.length), false), diagnostics: [] };
   try {
     return await scanText(absPath, language, text);
   } catch (err) {

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Language, Parser, Query, type Range, type Tree } from "web-tree-sitter";
 import { GRAMMARS_DIR, type LanguageRow, languageRow, languageTable, wasmPath } from "./languages.js";
+import { countTrap } from "./traps.js";
 
 export interface CompiledTestRule {
   file?: RegExp;
@@ -163,6 +164,7 @@ export function parseBounded(lang: LoadedLanguage, text: string, boundMs: number
       includedRanges,
     });
   } catch (err) {
+    countTrap();
     const parser = new Parser();
     parser.setLanguage(lang.parser.language);
     try {

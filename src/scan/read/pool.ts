@@ -5,20 +5,10 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { languageForPath } from "../grammar/languages.js";
 import { poolSize } from "./pool-size.js";
-import { NO_TURNS, type Turns } from "./turns.js";
-import type { BatchReply, BatchRequest } from "./worker.js";
-import {
-  type FileTask,
-  isPending,
-  type PendingParse,
-  parsePending,
-  readTask,
-  runTask,
-  type TaskOutcome,
-  UNSTAMPED_NO_TAGS,
-} from "./worker-task.js";
+import { type Batch, Slot, WholeBudget } from "./slot.js";
+import type { BatchReply, BatchRequest, WholeAsk, WholeRelease } from "./worker.js";
+import { type FileTask, runTask, type TaskOutcome, UNSTAMPED_NO_TAGS } from "./worker-task.js";
 
 /** From source (tests), the built worker: a worker thread needs plain JavaScript. */
 const WORKER_FILE = fileURLToPath(
@@ -28,24 +18,15 @@ const WORKER_FILE = fileURLToPath(
 /** Files to read from which the workers read too: below, one thread reads them faster than workers start. */
 export const POOL_MIN_FILES = 2000;
 /** Bytes to parse (files holding the marker) from which the parse goes to the pool (~0.2 s of parsing). */
-const POOL_MIN_PARSE_BYTES = 512 * 1024;
+export const POOL_MIN_PARSE_BYTES = 512 * 1024;
 const BATCH_FILES = 128;
 /** Batches sent ahead to each worker, so that none waits for the main thread. */
 const IN_FLIGHT = 2;
 const IDLE_MS = 5000;
 
 /** Whether a pool of `size` can run here: two threads or more, and the built worker. */
-function poolPossible(size: number): boolean {
+export function poolPossible(size: number): boolean {
   return size >= 2 && existsSync(WORKER_FILE);
-}
-
-interface Batch {
-  id: number;
-  /** Task indexes, in the run's task list. */
-  indexes: number[];
-  tasks: FileTask[];
-  /** The worker this batch is for (its grammars are loaded there); null: any. */
-  owner: Slot | null;
 }
 
 interface Run {
@@ -56,14 +37,9 @@ interface Run {
   done: () => void;
 }
 
-class Slot {
-  readonly inFlight = new Map<number, Batch>();
-  alive = true;
-  constructor(readonly worker: Worker) {}
-}
-
-class Pool {
+export class Pool {
   private readonly slots: Slot[] = [];
+  private readonly whole = new WholeBudget();
   private run: Run | null = null;
   private nextId = 0;
   private idle: NodeJS.Timeout | undefined;
@@ -81,7 +57,11 @@ class Pool {
 
   private spawn(): Slot {
     const slot = new Slot(new Worker(WORKER_FILE));
-    slot.worker.on("message", (reply: BatchReply) => this.onReply(slot, reply));
+    slot.worker.on("message", (message: BatchReply | WholeAsk | WholeRelease) => {
+      if ("ask" in message) this.whole.ask(slot, message);
+      else if ("released" in message) this.whole.release(slot, message.released);
+      else this.onReply(slot, message);
+    });
     const lost = () => this.onLost(slot);
     slot.worker.on("error", lost);
     slot.worker.on("exit", lost);
@@ -216,16 +196,45 @@ class Pool {
     if (!run || !batch) return;
     slot.inFlight.delete(reply.id);
     for (const [k, outcome] of reply.outcomes.entries()) run.outcomes[batch.indexes[k]] = outcome ?? UNSTAMPED_NO_TAGS;
-    run.onProgress(batch.tasks.length);
+    run.onProgress(reply.outcomes.length);
     run.remaining--;
-    this.feed(slot);
+    if (reply.broken) {
+      const done = reply.outcomes.length;
+      if (done < batch.indexes.length) {
+        run.queue.unshift({ id: this.nextId++, indexes: batch.indexes.slice(done), tasks: batch.tasks.slice(done), owner: null });
+        run.remaining++;
+      }
+      this.replace(slot);
+    } else this.feed(slot);
     if (run.remaining === 0) run.done();
+  }
+
+  // speky:speky-ts#SCAN-TRAP-WORKER
+  /**
+   * A worker whose grammar trapped: its batches not done go back to the queue, it is ended,
+   * and a fresh one (a runtime of its own) takes its place.
+   */
+  private replace(slot: Slot): void {
+    slot.alive = false;
+    this.whole.forget(slot);
+    const run = this.run;
+    if (run) run.queue.unshift(...[...slot.inFlight.values()].map((b) => ({ ...b, owner: null })));
+    slot.inFlight.clear();
+    void slot.worker.terminate();
+    const fresh = this.spawn();
+    this.slots[this.slots.indexOf(slot)] = fresh;
+    if (!run) {
+      fresh.worker.unref();
+      return;
+    }
+    for (const s of this.slots) this.feed(s);
   }
 
   /** A worker that died: its batches go to the others, or are done inline when none is left. */
   private onLost(slot: Slot): void {
     if (!slot.alive) return;
     slot.alive = false;
+    this.whole.forget(slot);
     const run = this.run;
     if (!run) return;
     run.queue.unshift(...[...slot.inFlight.values()].map((b) => ({ ...b, owner: null })));
@@ -260,7 +269,7 @@ export interface TaskStream {
 
 let shared: Pool | undefined;
 
-function pool(size: number): Pool {
+export function pool(size: number): Pool {
   shared ??= new Pool(size);
   return shared;
 }
@@ -285,95 +294,4 @@ export function streamTasks(onProgress: (done: number) => void): TaskStream | nu
   const size = poolSize();
   if (!poolPossible(size)) return null;
   return pool(size).stream(onProgress);
-}
-
-export interface RunOptions {
-  /** true: always the pool; false: never; undefined: when it pays. */
-  parallel?: boolean;
-  /** Called with the number of files settled since the last call. */
-  onProgress?: (done: number) => void;
-  /** Turns of the event loop taken by the inline loops (a server's background scan). */
-  turns?: Turns;
-}
-
-/**
- * Settles every task, in parallel when it pays: many files to read go to the workers whole
- * (read, prefilter, parse); otherwise the files are read and prefiltered here and only the
- * parse of those holding the marker goes to the workers, when there is enough of it.
- * Outcomes are in task order.
- */
-// speky:speky-ts#SCAN-SPEED
-export async function runTasks(tasks: FileTask[], options: RunOptions = {}): Promise<TaskOutcome[]> {
-  const onProgress = options.onProgress ?? (() => undefined);
-  const size = options.parallel === true ? Math.max(2, poolSize()) : poolSize();
-  const canPool = options.parallel !== false && poolPossible(size);
-  if (canPool && (options.parallel === true || tasks.length >= POOL_MIN_FILES)) return pool(size).process(tasks, onProgress);
-
-  const turns = options.turns ?? NO_TURNS;
-  const outcomes = new Array<TaskOutcome>(tasks.length);
-  const pending: { index: number; read: PendingParse }[] = [];
-  let bytes = 0;
-  let reported = 0;
-  for (let index = 0; index < tasks.length; index++) {
-    if (turns.due()) {
-      onProgress(index - pending.length - reported);
-      reported = index - pending.length;
-      await turns.take();
-    }
-    const read = readTask(tasks[index]);
-    if (!isPending(read)) outcomes[index] = read;
-    else {
-      pending.push({ index, read });
-      bytes += read.content.length;
-    }
-  }
-  onProgress(tasks.length - pending.length - reported);
-  if (canPool && pending.length >= 2 && bytes >= POOL_MIN_PARSE_BYTES) {
-    // The workers read these few files again: cheaper than copying them over. Each language
-    // goes to one worker unless it is too big a share: grammars load there once, in parallel.
-    const parsed = await pool(size).process(
-      pending.map(({ index }) => tasks[index]),
-      onProgress,
-      byLanguage(
-        pending.map(({ read }) => read),
-        size,
-      ),
-    );
-    for (const [k, { index }] of pending.entries()) outcomes[index] = parsed[k];
-  } else {
-    for (const { index, read } of pending) {
-      if (turns.due()) await turns.take();
-      outcomes[index] = await parsePending(read);
-      onProgress(1);
-    }
-  }
-  return outcomes;
-}
-
-/**
- * Indexes of `files` per worker: each language whole to the least loaded worker, largest
- * first; a language holding more than a worker's share of the bytes is spread over all.
- */
-export function byLanguage(files: { absPath: string; content: { length: number } }[], workers: number): number[][] {
-  const groups = new Map<string, number[]>();
-  files.forEach((f, i) => {
-    const language = languageForPath(f.absPath) ?? "?";
-    groups.set(language, [...(groups.get(language) ?? []), i]);
-  });
-  const size = (i: number) => files[i].content.length;
-  const bytes = (g: number[]) => g.reduce((sum, i) => sum + size(i), 0);
-  const share = bytes(files.map((_, i) => i)) / workers;
-  const out = Array.from({ length: workers }, () => [] as number[]);
-  const load = new Array<number>(workers).fill(0);
-  const leastLoaded = () => load.indexOf(Math.min(...load));
-  for (const group of [...groups.values()].sort((a, b) => bytes(b) - bytes(a))) {
-    const spread = bytes(group) > share && group.length >= workers;
-    const parts = spread ? [...group].sort((a, b) => size(b) - size(a)).map((i) => [i]) : [group];
-    for (const part of parts) {
-      const w = leastLoaded();
-      out[w].push(...part);
-      load[w] += bytes(part);
-    }
-  }
-  return out.map((g) => g.sort((a, b) => a - b));
 }

@@ -96,12 +96,22 @@ export function holdsMarker(bytes: Buffer): boolean {
   return false;
 }
 
+/** A file over CHUNK holding the marker: open, its marker found, not read whole yet (readWhole). */
+export interface PendingWhole {
+  task: FileTask;
+  fd: number;
+  stamp: FileStamp;
+}
+
+const WHOLE = Symbol("read whole");
+
 /**
  * The content if it holds the marker, else null. A file up to CHUNK is read once into the
  * scratch buffer; a larger one is searched chunk by chunk (overlapping by the marker's length)
- * and read whole only when it holds the marker: memory stays bounded by the tagged files.
+ * and, when it holds the marker, left to readWhole (WHOLE): how many such files are read at
+ * once is the caller's to bound (the pool's budget, read/pool.ts).
  */
-function contentWithMarker(fd: number, size: number): Buffer | null {
+function contentWithMarker(fd: number, size: number): Buffer | null | typeof WHOLE {
   if (size <= CHUNK) {
     const bytes = scratch.subarray(0, readAt(fd, scratch, size, 0));
     return holdsMarker(bytes) ? Buffer.from(bytes) : null;
@@ -113,9 +123,21 @@ function contentWithMarker(fd: number, size: number): Buffer | null {
     found = holdsMarker(scratch.subarray(0, n));
     if (n < CHUNK) break;
   }
-  if (!found) return null;
-  const whole = Buffer.allocUnsafe(size);
-  return whole.subarray(0, readAt(fd, whole, size, 0));
+  return found ? WHOLE : null;
+}
+
+/** Reads a PendingWhole (its stamp's size, the descriptor then closed) and settles it. */
+export function readWhole(pending: PendingWhole): TaskOutcome | PendingParse {
+  let content: Buffer;
+  try {
+    const whole = Buffer.allocUnsafe(pending.stamp.size);
+    content = whole.subarray(0, readAt(pending.fd, whole, pending.stamp.size, 0));
+  } catch (err) {
+    return { error: `cannot read file: ${code(err)}` };
+  } finally {
+    closeSync(pending.fd);
+  }
+  return settled(pending.task, pending.stamp, content);
 }
 
 /** What an unstamped read says of the stamp it did not take (no cache keeps it). */
@@ -161,9 +183,10 @@ function settled(task: FileTask, stamp: FileStamp, content: Buffer | null): Task
 
 /**
  * Reads the file (one open, fstat, read, close) and settles it, unless it holds the marker and
- * its content isn't the cached one: then it needs a parse.
+ * its content isn't the cached one: then it needs a parse; or, over CHUNK and holding the
+ * marker, a whole read (readWhole).
  */
-export function readTask(task: FileTask): TaskOutcome | PendingParse {
+export function readTask(task: FileTask): TaskOutcome | PendingParse | PendingWhole {
   if (task.unstamped && !task.cached) {
     const quick = readUnstamped(task);
     if (quick) return quick;
@@ -172,17 +195,17 @@ export function readTask(task: FileTask): TaskOutcome | PendingParse {
   const opened = openRegularSync(task.absPath, { maxBytes: MAX_SOURCE_BYTES });
   if (isRefusal(opened)) return { error: `cannot read file: ${refusalText(opened)}` };
   const { fd, stat: st } = opened;
-  let stamp: FileStamp;
-  let content: Buffer | null;
+  const stamp: FileStamp = { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+  let content: Buffer | null | typeof WHOLE;
   try {
-    stamp = { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
     // A file growing meanwhile is read up to its size at fstat, and its stamp says so.
     content = contentWithMarker(fd, st.size);
   } catch (err) {
-    return { error: `cannot read file: ${code(err)}` };
-  } finally {
     closeSync(fd);
+    return { error: `cannot read file: ${code(err)}` };
   }
+  if (content === WHOLE) return { task, fd, stamp };
+  closeSync(fd);
   return settled(task, stamp, content);
 }
 
@@ -232,11 +255,21 @@ export async function parsePending(pending: PendingParse): Promise<TaskOutcome> 
   }
 }
 
-export function isPending(x: TaskOutcome | PendingParse): x is PendingParse {
+export function isPending(x: TaskOutcome | PendingParse | PendingWhole): x is PendingParse {
   return "content" in x;
 }
 
-export async function runTask(task: FileTask): Promise<TaskOutcome> {
+export function isWhole(x: TaskOutcome | PendingParse | PendingWhole): x is PendingWhole {
+  return "fd" in x;
+}
+
+/** Reads and settles one file on this thread: a whole read at once (one file at a time here). */
+export function readNow(task: FileTask): TaskOutcome | PendingParse {
   const read = readTask(task);
+  return isWhole(read) ? readWhole(read) : read;
+}
+
+export async function runTask(task: FileTask): Promise<TaskOutcome> {
+  const read = readNow(task);
   return isPending(read) ? parsePending(read) : read;
 }
