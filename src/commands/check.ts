@@ -30,8 +30,9 @@ async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string
   const sourceFiles = args.positionals.filter((p) => !specPaths.includes(p));
   const onlyFiles = sourceFiles.length > 0 ? sourceFiles.map((f) => path.resolve(cwd, f)) : undefined;
 
-  // A command line's warm scan stats every cached file: the shortcut (src/fs/fast-stat.ts).
+  // A command line's shortcuts, never a server's: stamps without Stats objects, V8 optimizing late in a cold scan.
   (await import("../fs/fast-stat.js")).useFastStat();
+  (await import("../scan/read/v8-flags.js")).allowLateOptimization();
   // Loaded on use: every `speky` command imports this registry entry.
   const [{ loadModel }, { modelProblems }] = await Promise.all([import("../model/load-model.js"), import("../model/problems.js")]);
   const { model, diagnostics } = await loadModel(specPaths, {

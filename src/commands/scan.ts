@@ -22,9 +22,14 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
   const project = stringOption(args, "project");
   // Loaded on use (every `speky` command imports this registry entry); with --project, no
   // spec or model module at all.
-  const [{ scanPaths }, { useFastStat }] = await Promise.all([import("../scan/scan.js"), import("../fs/fast-stat.js")]);
-  // A command line's warm scan stats every cached file: the shortcut, never taken by a server.
+  const [{ scanPaths }, { useFastStat }, { allowLateOptimization }] = await Promise.all([
+    import("../scan/scan.js"),
+    import("../fs/fast-stat.js"),
+    import("../scan/read/v8-flags.js"),
+  ]);
+  // A command line's shortcuts, never a server's: stamps without Stats objects, V8 optimizing late in a cold scan.
   useFastStat();
+  allowLateOptimization();
   let result: ScanResult;
   if (project !== undefined) {
     const walk = { allowOutside: flag(args, "allow-outside"), ignore: !flag(args, "no-ignore") };

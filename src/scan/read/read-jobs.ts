@@ -12,6 +12,7 @@ import { startWorkers } from "./pool.js";
 import { Progress } from "./progress.js";
 import { runTasks } from "./run-tasks.js";
 import { Turns } from "./turns.js";
+import { optimizeLateIfAllowed } from "./v8-flags.js";
 import { type Settled, WalkFeed } from "./walk-feed.js";
 import { type CacheEntry, type FileTask, noTagsResult, type TaskOutcome } from "./worker-task.js";
 
@@ -118,6 +119,7 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
  */
 function feedFor(options: ScanOptions, cache: ScanCache | null): WalkFeed | null {
   if (options.parallel === false || options.cooperative || options.afterWalk || (cache && !cache.empty)) return null;
+  optimizeLateIfAllowed();
   if (options.eagerWorkers) startWorkers();
   return new WalkFeed(!cache);
 }

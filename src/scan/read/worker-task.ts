@@ -2,10 +2,10 @@
 // and decoded and parsed only when it holds one. Runs the same in a pool worker and inline.
 import { createHash } from "node:crypto";
 import { closeSync, constants, openSync, readSync } from "node:fs";
-import { setFlagsFromString } from "node:v8";
 import { isRefusal, openRegularSync, type Refusal, readFully as readAt } from "../../fs/safe-read.js";
 import type { FileResult } from "../engine/file.js";
 import { MARKER } from "../engine/text.js";
+import { preferBaselineWasm } from "./v8-flags.js";
 
 /** What a later run compares to tell an unchanged file without reading it. */
 export interface FileStamp {
@@ -211,22 +211,6 @@ export function readTask(task: FileTask): TaskOutcome | PendingParse | PendingWh
 
 /** The parser stack (web-tree-sitter and the grammars), imported by the first file to parse. */
 let fileModule: Promise<typeof import("../engine/file.js")> | undefined;
-
-/**
- * Grammars run on V8's baseline wasm compiler only. Its code parses about as fast here, but
- * the optimising tier recompiles the big grammars (TypeScript's is 2.3 MB of wasm) in the
- * background for ~0.7 s of CPU, and a process or worker can't exit before that is done: a
- * pre-commit check that parsed one .ts file took 1.0 s instead of 0.35 s. Process-wide, set
- * before the first grammar compiles; SPEKY_WASM_TIERUP=1 keeps V8's default.
- */
-function preferBaselineWasm(): void {
-  if (process.env.SPEKY_WASM_TIERUP === "1") return;
-  try {
-    setFlagsFromString("--liftoff-only");
-  } catch {
-    // a runtime that refuses: V8's default
-  }
-}
 
 function parserModule(): Promise<typeof import("../engine/file.js")> {
   if (!fileModule) {
