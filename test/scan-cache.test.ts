@@ -78,7 +78,8 @@ function cacheFiles(): string[] {
  */
 // speky:speky-ts#TINSTALL-DETERMINISTIC
 async function settle(): Promise<void> {
-  const stamps = [tree, ...listAll(tree).map((rel) => path.join(tree, rel))].map((p) => statSync(p));
+  // Through links, as a scan stats (a dangling one has no stamp).
+  const stamps = [tree, ...listAll(tree).map((rel) => path.join(tree, rel))].flatMap((p) => statSync(p, { throwIfNoEntry: false }) ?? []);
   const trustedFrom = Math.max(...stamps.map((st) => Math.max(st.mtimeMs, st.ctimeMs))) + RACY_MS + 1;
   while (Date.now() <= trustedFrom) await new Promise((r) => setTimeout(r, trustedFrom + 1 - Date.now()));
 }
@@ -204,6 +205,49 @@ describe("scan cache", () => {
     write(".gitignore", "gen/\n");
     expect(await ids()).not.toContain("GEN");
     expect(lastCacheRun()).toMatchObject({ replayed: false });
+  });
+
+  // speky:speky-ts#TSCAN-REPLAY-LINKS
+  it("replays a tree with links, and tells every change a link can bring", async () => {
+    write("elsewhere/far.py", "# speky:p#FAR\ndef far():\n    pass\n");
+    write("elsewhere/other.py", "# speky:p#OTHER\ndef other():\n    pass\n");
+    symlinkSync(path.join(tree, "elsewhere"), path.join(tree, "lib/linked")); // a folder
+    symlinkSync(path.join(tree, "src/a.py"), path.join(tree, "lib/again.py")); // a file another walk lists
+    symlinkSync(path.join(tree, "elsewhere/far.py"), path.join(tree, "src/far-link.py")); // a file elsewhere
+    symlinkSync(path.join(tree, "gen/later.py"), path.join(tree, "src/later.py")); // dangling
+    await settle();
+    /** A warm scan: its IDs, after checking it answers as a fresh scan. */
+    const warm = async () => {
+      const result = await scanTree(true);
+      const { replayed } = lastCacheRun()!;
+      expect(strip(result)).toBe(strip(await scanTree(false)));
+      return { ids: result.references.map((r) => r.id), replayed };
+    };
+    await warm();
+    expect(await warm()).toMatchObject({ replayed: true });
+    // A file changed behind a folder link and a file link: its stamp tells.
+    write("elsewhere/far.py", "# speky:p#FAR2\ndef far():\n    pass\n");
+    expect(await warm()).toMatchObject({ replayed: false, ids: expect.arrayContaining(["FAR2"]) });
+    // A file added behind a folder link: the linked folder's stamp tells.
+    write("elsewhere/new.py", "# speky:p#NEWFAR\ndef new_far():\n    pass\n");
+    expect(await warm()).toMatchObject({ replayed: false, ids: expect.arrayContaining(["NEWFAR"]) });
+    await settle();
+    await warm();
+    expect(await warm()).toMatchObject({ replayed: true });
+    // The dangling link's target appears: its missing stamp tells.
+    write("gen/later.py", "# speky:p#LATER\ndef later():\n    pass\n");
+    expect(await warm()).toMatchObject({ replayed: false, ids: expect.arrayContaining(["LATER"]) });
+    // A link retargeted: its folder's stamp tells.
+    await settle();
+    await warm();
+    rmSync(path.join(tree, "lib/linked"));
+    symlinkSync(path.join(tree, "gen"), path.join(tree, "lib/linked"));
+    const retargeted = await warm();
+    expect(retargeted.replayed).toBe(false);
+    expect(retargeted.ids).not.toContain("NEWFAR");
+    await settle();
+    await warm();
+    expect(await warm()).toMatchObject({ replayed: true });
   });
 
   // speky:speky-ts#TSCAN-WARM-MANY

@@ -35,7 +35,7 @@ import type { DirStamp } from "../walk/walk.js";
 import { cacheSigningKey, notOurs } from "./cache-trust.js";
 
 const FORMAT = "speky-ts-scan-cache";
-const FORMAT_VERSION = 5;
+const FORMAT_VERSION = 6;
 
 /**
  * A cache file larger than this is neither read nor written: about 300,000 files' worth (the
@@ -169,9 +169,12 @@ interface Body {
 /**
  * `files`: runs of rows, [first, count, first, count, ...] (a walk's files are mostly one run:
  * rows are in path order); `dirs`: one key per line; `dirStamps`: mtime and ctime per dir, as
- * `stamps`.
+ * `stamps`; `links`: the links the walk went through, each its key as walked and its real
+ * path's key, NUL-separated, one per line; `unrowed`: the walk's files that are no row, one per
+ * line (a file reached through a link that another walk reached first under its own name: the
+ * scan read it once, as that row).
  */
-type WalkRow = [start: string, rule: string, files: number[], dirs: string, dirStamps: string];
+type WalkRow = [start: string, rule: string, files: number[], dirs: string, dirStamps: string, links: string, unrowed: string];
 
 /** Numbers as base64 of their Float64Array bytes, in this machine's byte order (the header says which). */
 function packNumbers(values: number[]): string {
@@ -203,6 +206,8 @@ function toRuns(rows: number[]): number[] {
 export interface CachedWalk {
   files: string[];
   dirs: [key: string, stamp: DirStamp][];
+  /** The links it went through: key as walked, key of the real path. */
+  links: [abs: string, real: string][];
   /** Its files as runs of rows of the cache file it was read from (WalkRow). */
   runs?: number[];
 }
@@ -291,16 +296,23 @@ function checkResult(x: unknown): string | null {
 }
 
 /** The walk's dirs and their stamps, or why the row is invalid. */
-function checkWalkRow(x: unknown, entries: number): string | { dirKeys: string[]; dirStamps: Float64Array } {
-  if (!Array.isArray(x) || x.length !== 5) return "walk row is not a 5-tuple";
-  const [start, rule, files, dirs, packed] = x as unknown[];
-  if (!isString(start) || !isString(rule) || !isString(dirs) || !isString(packed)) return "walk row names are invalid";
+function checkWalkRow(
+  x: unknown,
+  entries: number,
+): string | { dirKeys: string[]; dirStamps: Float64Array; links: [abs: string, real: string][] } {
+  if (!Array.isArray(x) || x.length !== 7) return "walk row is not a 7-tuple";
+  const [start, rule, files, dirs, packed, linkText, unrowed] = x as unknown[];
+  if (!isString(start) || !isString(rule) || !isString(dirs) || !isString(packed) || !isString(linkText) || !isString(unrowed)) {
+    return "walk row names are invalid";
+  }
+  const links = linkText === "" ? [] : linkText.split("\n").map((pair) => pair.split("\0"));
+  if (links.some((pair) => pair.length !== 2 || pair[0] === "" || pair[1] === "")) return "walk row links are invalid";
   if (!Array.isArray(files) || files.length % 2 !== 0 || !files.every(isCount)) return "walk row files are invalid";
   for (let i = 0; i < files.length; i += 2) if (files[i] + files[i + 1] > entries) return "walk row files are invalid";
   const dirKeys = dirs === "" ? [] : dirs.split("\n");
   const dirStamps = unpackNumbers(packed, 2 * dirKeys.length);
   if (!dirStamps) return "walk row stamps are invalid";
-  return { dirKeys, dirStamps };
+  return { dirKeys, dirStamps, links: links as [string, string][] };
 }
 
 /** Why the body is not a valid Body of `entries` rows, or null. */
@@ -480,11 +492,13 @@ export function readCacheFile(file: string, scope: string, note: CacheNote = () 
     for (const row of b.walks) {
       const walk = checkWalkRow(row, paths.length);
       if (typeof walk === "string") return refuse(walk);
-      const [start, rule, runs] = row as WalkRow;
+      const [start, rule, runs, , , , unrowed] = row as WalkRow;
       const files: string[][] = [];
       for (let i = 0; i < runs.length; i += 2) files.push(paths.slice(runs[i], runs[i] + runs[i + 1]));
+      if (unrowed !== "") files.push(unrowed.split("\n"));
       cached.walks.set(walkId(start, rule), {
         runs,
+        links: walk.links,
         files: files.length === 1 ? files[0] : files.flat(),
         dirs: walk.dirKeys.map((k, i) => [k, { mtimeMs: walk.dirStamps[2 * i], ctimeMs: walk.dirStamps[2 * i + 1] }]),
       });
@@ -544,13 +558,24 @@ function writeBody(out: ChunkWriter, rows: [key: string, entry: CacheEntry][], w
   const index = new Map(rows.map(([key], i) => [key, i]));
   first = true;
   for (const [id, walk] of walks) {
-    const files = walk.files.map((key) => index.get(key));
-    // A walk whose files aren't all rows, or with a newline in a name, is walked again next time.
-    if (files.some((i) => i === undefined) || walk.dirs.some(([key]) => key.includes("\n"))) continue;
+    // A walk with a newline in a name is walked again next time; its files that are no row
+    // (reached through a link, read under another walk's name) are kept apart.
+    const odd = (key: string) => key.includes("\n") || key.includes("\0");
+    if (walk.files.some(odd) || walk.dirs.some(([key]) => odd(key)) || walk.links.some((pair) => pair.some(odd))) continue;
+    const files = walk.files.map((key) => index.get(key)).filter((i) => i !== undefined);
+    const unrowed = walk.files.filter((key) => !index.has(key));
     const [start, rule] = id.split("\0");
     const dirs = walk.dirs;
     const runs = toRuns((files as number[]).sort((a, b) => a - b));
-    const row: WalkRow = [start, rule, runs, dirs.map(([k]) => k).join("\n"), packNumbers(dirs.flatMap(([, d]) => [d.mtimeMs, d.ctimeMs]))];
+    const row: WalkRow = [
+      start,
+      rule,
+      runs,
+      dirs.map(([k]) => k).join("\n"),
+      packNumbers(dirs.flatMap(([, d]) => [d.mtimeMs, d.ctimeMs])),
+      walk.links.map((pair) => pair.join("\0")).join("\n"),
+      unrowed.join("\n"),
+    ];
     out.write((first ? "" : ",") + JSON.stringify(row));
     first = false;
   }

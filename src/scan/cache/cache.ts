@@ -10,10 +10,11 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { compareStrings } from "../../diagnostics.js";
+import { MISSING_STAMP } from "../../fs/globs.js";
 import { statStamp } from "../../fs/stamp.js";
 import type { FileResult } from "../engine/file.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
-import type { DirStamp, WalkCache } from "../walk/walk.js";
+import type { DirStamp, RememberedWalk, WalkCache } from "../walk/walk.js";
 import { cacheDir } from "./cache-dir.js";
 import { type CachedWalk, type CacheFile, type CacheNote, type Hit, readCacheFile, walkId, writeCacheFile } from "./cache-file.js";
 import { prepareCacheDir } from "./cache-trust.js";
@@ -102,12 +103,12 @@ export class Probe implements WalkCache {
 
   constructor(private readonly cache: ScanCache) {}
 
-  lookup(start: string, rule: string): string[] {
+  lookup(start: string, rule: string): RememberedWalk {
     const walk = this.cache.remembered(start, rule);
     if (!walk) this.miss();
     this.walks.push(walk);
     this.dryRun.files = walk.files.length;
-    return [];
+    return { files: [], links: [] };
   }
 
   store(): void {
@@ -178,8 +179,11 @@ export class ScanCache implements WalkCache {
     let same = this.dirsChecked.get(key);
     if (same === undefined) {
       const kind = statStamp(this.keys.absolute(key), taken, 0);
-      // A walk stamps the folders it listed and the ignore files it read (src/fs/globs.ts).
-      same = (kind === "directory" || kind === "file") && taken[1] === stamp.mtimeMs && taken[2] === stamp.ctimeMs;
+      // A walk stamps the folders it listed, the ignore files it read and its dangling links (src/fs/globs.ts).
+      same =
+        kind === "missing"
+          ? stamp.mtimeMs === MISSING_STAMP.mtimeMs && stamp.ctimeMs === MISSING_STAMP.ctimeMs
+          : (kind === "directory" || kind === "file") && taken[1] === stamp.mtimeMs && taken[2] === stamp.ctimeMs;
       same &&= this.trusted(stamp.mtimeMs, stamp.ctimeMs);
       this.dirsChecked.set(key, same);
     }
@@ -187,9 +191,11 @@ export class ScanCache implements WalkCache {
   }
 
   /** A walk of the previous run whose directories are all unchanged (`remembered`): its files, again. */
-  lookup(start: string, rule: string): string[] | null {
+  lookup(start: string, rule: string): RememberedWalk | null {
     const walk = this.remembered(start, rule);
-    return walk?.files.map((key) => this.keys.absolute(key)) ?? null;
+    if (!walk) return null;
+    const absolute = (key: string) => this.keys.absolute(key);
+    return { files: walk.files.map(absolute), links: walk.links.map(([a, r]) => [absolute(a), absolute(r)]) };
   }
 
   /**
@@ -262,10 +268,11 @@ export class ScanCache implements WalkCache {
     return { files: rows, results: old.results().map(([row, result]) => [this.keys.absolute(old.paths[row]), result]) };
   }
 
-  store(start: string, rule: string, files: string[], dirs: Map<string, DirStamp>): void {
+  store(start: string, rule: string, files: string[], dirs: Map<string, DirStamp>, links: [abs: string, real: string][]): void {
     this.nextWalks.set(walkId(this.keys.key(start), rule), {
       files: files.map((f) => this.keys.key(f)).sort(),
       dirs: [...dirs].map(([dir, stamp]) => [this.keys.key(dir), stamp]),
+      links: links.map(([a, r]) => [this.keys.key(a), this.keys.key(r)]),
     });
     this.changed = true;
   }

@@ -12,7 +12,7 @@ import { isIgnoredFile } from "../../fs/ignore-rules.js";
 import { languageForPath } from "../grammar/languages.js";
 import type { ScanTarget } from "../types.js";
 
-export type { DirStamp, WalkCache } from "../../fs/globs.js";
+export type { DirStamp, RememberedWalk, WalkCache } from "../../fs/globs.js";
 
 export interface FileJob {
   absPath: string;
