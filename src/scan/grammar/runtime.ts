@@ -69,6 +69,30 @@ export function loadWasm(file: string): Promise<Language> {
   return next;
 }
 
+/** The capture names the engine reads (grammars/README.md); `_`-prefixed ones are the queries' own. */
+export const QUERY_CAPTURES = /^(definition\.[a-z_]+|name|qualifier|anchor|base|docstring|decoration|comment|test\.attribute|_.*)$/;
+/** A row's stringQueries may only mark docstrings. */
+export const STRING_QUERY_CAPTURES = /^(docstring|_.*)$/;
+/** The #set! properties the engine reads. */
+const QUERY_PROPERTIES = new Set(["separator", "qualifier_separator", "scope"]);
+
+// speky:speky-ts#GRAM-CAPTURES
+/**
+ * A compiled query whose capture names and properties are all the engine's (a misspelt
+ * capture would silently find nothing): else an error naming the language and the capture.
+ */
+export function checkedQuery(language: Language, source: string, allowed: RegExp, what: string): Query {
+  const query = new Query(language, source);
+  const unknown =
+    query.captureNames.find((c) => !allowed.test(c)) ??
+    query.setProperties.flatMap((props) => Object.keys(props ?? {})).find((key) => !QUERY_PROPERTIES.has(key));
+  if (unknown !== undefined) {
+    query.delete();
+    throw new Error(`${what}: unknown capture or property '${unknown}' (grammars/README.md lists those the scanner reads)`);
+  }
+  return query;
+}
+
 function compileTestRule(row: LanguageRow): CompiledTestRule {
   const rule: CompiledTestRule = {};
   for (const [key, source] of Object.entries(row.test ?? {})) {
@@ -92,14 +116,14 @@ async function load(id: string): Promise<LoadedLanguage> {
     row,
     parser,
     get query() {
-      query ??= new Query(language, querySource(row));
+      query ??= checkedQuery(language, querySource(row), QUERY_CAPTURES, `the ${id} queries`);
       return query;
     },
     // speky:speky-ts#QUERY-STRINGS-ON-DEMAND
     get stringQuery() {
       if (stringQuery === undefined) {
         const source = stringQuerySource(row);
-        stringQuery = source === null ? null : new Query(language, source);
+        stringQuery = source === null ? null : checkedQuery(language, source, STRING_QUERY_CAPTURES, `the ${id} string queries`);
       }
       return stringQuery;
     },
