@@ -4,7 +4,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { Query } from "web-tree-sitter";
 import { languageForPath, languageForShebang, languageTable, packageDir, wasmPath } from "../src/scan/grammar/languages.js";
 import {
   checkedQuery,
