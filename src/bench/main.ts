@@ -443,9 +443,10 @@ async function main(): Promise<void> {
 }
 
 /**
- * `npm run bench -- scan [--base DIR] [--runs N]`: the manifest scan and `--project`, cold and
- * warm, paired with rg (src/bench/scan-pairs.ts) on the bench tree and on a copy of it with 30
- * links; with --base, the build in DIR (an older commit's, after `npm ci`) against this one.
+ * `npm run bench -- scan [--base DIR] [--runs N] [--memory N]`: the manifest scan and
+ * `--project`, cold and warm, paired with rg (src/bench/scan-pairs.ts) on the bench tree and on
+ * a copy of it with 30 links; with --base, the build in DIR (an older commit's, after `npm ci`)
+ * against this one; with --memory N, the peak RSS of scans of N small files instead.
  */
 async function benchScanPairs(args: string[]): Promise<void> {
   const { linkedCopy, pairLines, pairRuns } = await import("./scan-pairs.js");
@@ -456,6 +457,14 @@ async function benchScanPairs(args: string[]): Promise<void> {
   const runs = Number(option("--runs") ?? 7);
   const base = option("--base");
   const builds = [...(base ? [{ label: "base", bin: path.resolve(base, "bin/speky.js") }] : []), { label: "new", bin: BIN }];
+  const files = option("--memory");
+  if (files !== undefined) {
+    // `--memory N`: the peak RSS of a tree of N small files (1,000,000: the issue's), built in the temp dir.
+    const { memoryLines, smallFilesTree } = await import("./scan-pairs.js");
+    const count = Number(files);
+    for (const line of memoryLines(smallFilesTree(count), builds, count)) log(`   ${line}`);
+    return;
+  }
   const tree = ensureBenchTree((line) => log(`   ${line}`));
   const real = { label: "issue 14's tree", dir: tree.dir };
   for (const t of [real, linkedCopy(real, 30)]) {

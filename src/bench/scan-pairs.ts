@@ -6,7 +6,7 @@
 // Every figure: min and median wall time of the runs, median CPU (user + system, which a
 // loaded machine moves less), peak RSS, and the load average while they ran.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -206,4 +206,52 @@ export function linkedCopy(from: PairTree, count: number): PairTree {
     spawnSync("touch", [path.join(dir, "done")]);
   }
   return { label: `${from.label} with ${count} links`, dir };
+}
+
+/**
+ * A tree of `count` small untagged files (and one tagged file per 10,000) in folders of 100,
+ * built once under the temp dir: what a scan holds per file it only lists and reads.
+ */
+export function smallFilesTree(count: number): PairTree {
+  const dir = path.join(tmpdir(), `speky-bench-small-${count}`);
+  const repo = path.join(dir, "repo");
+  if (!existsSync(path.join(dir, "done"))) {
+    rmSync(dir, { recursive: true, force: true });
+    for (let i = 0; i < count; i++) {
+      const folder = path.join(
+        repo,
+        `d${String(Math.floor(i / 10_000)).padStart(3, "0")}`,
+        `s${String(Math.floor(i / 100) % 100).padStart(2, "0")}`,
+      );
+      if (i % 100 === 0) mkdirSync(folder, { recursive: true });
+      const tagged = i % 10_000 === 0;
+      writeFileSync(path.join(folder, `m${i}.py`), tagged ? `# speky${":"}bench#M-${i}\ndef f${i}():\n    pass\n` : `x = ${i}\n`);
+    }
+    writeFileSync(path.join(dir, "speky.yaml"), "kind: project\nname: bench\nfiles: []\ncode_sources: [repo]\n");
+    writeFileSync(path.join(dir, "done"), "");
+  }
+  return { label: `${count.toLocaleString("en-US")} small files`, dir };
+}
+
+/** Peak RSS of the --project scans, cold then warm, per build: bytes per file past a bare Node. */
+export function memoryLines(tree: PairTree, builds: Build[], count: number): string[] {
+  const repo = path.join(tree.dir, "repo");
+  const bare = timed(process.execPath, ["-e", "0"], repo).rssMb ?? 0;
+  const lines = [`${tree.label} (a bare node: ${bare.toFixed(0)} MB; load ${os.loadavg()[0].toFixed(1)})`];
+  for (const b of builds) {
+    const cache = mkdtempSync(path.join(tmpdir(), "speky-bench-mem-cache-"));
+    try {
+      for (const [name, args] of [
+        ["cold", ["scan", "--project", "bench", "."]],
+        ["warm", ["scan", "--project", "bench", "."]],
+      ] as const) {
+        const r = timed(process.execPath, [b.bin, ...args], repo, { SPEKY_CACHE_DIR: cache });
+        const perFile = r.rssMb === null ? "?" : `${Math.round(((r.rssMb - bare) * 1024 * 1024) / count)} bytes/file`;
+        lines.push(`${b.label} ${name}: ${fmt(r.ms)} ms, peak RSS ${fmt(r.rssMb)} MB (${perFile}), exit ${r.status}`);
+      }
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  }
+  return lines;
 }
