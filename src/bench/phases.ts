@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Query } from "web-tree-sitter";
-import { cacheKey, computeCacheKey } from "../scan/cache/cache-file.js";
+import { cacheKey, computeCacheKey } from "../scan/cache/cache-key.js";
 import { markerIndexes, scanText, scanTextPrefix, scanTextWith } from "../scan/engine/index.js";
 import { windowFor } from "../scan/engine/prefix.js";
 import { languageForPath, languageForShebang } from "../scan/grammar/languages.js";

@@ -2,7 +2,7 @@
 // scanner, so that no run hashes the grammars and the scanner's code again (31 ms per warm scan).
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { computeCacheKey, keyFingerprint } from "./cache-file.js";
+import { computeCacheKey, keyFingerprint } from "./cache-key.js";
 
 // The fingerprint (sizes and mtimes of the files the key covers) keeps a later edit or a bare
 // `tsc` from leaving a stale key in use: then the key is computed as without this file.

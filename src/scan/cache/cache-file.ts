@@ -7,35 +7,17 @@
 // renamed (a crash mid-write leaves the previous cache or none). Read as untrusted input: a
 // regular file (never a link, FIFO or device), ours alone, size-capped, signature checked,
 // then every field validated before use; any failure discards the whole file, with a reason.
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import {
-  closeSync,
-  constants,
-  type Dirent,
-  existsSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
-import { createRequire } from "node:module";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { closeSync, constants, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { endianness } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { isRefusal, readRegularSync } from "../../fs/safe-read.js";
-import { VERSION } from "../../version.js";
 import type { FileResult } from "../engine/file.js";
-import type { RawDiagnostic, RawTag } from "../engine/types.js";
-import { GRAMMARS_DIR } from "../grammar/languages.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
 import type { DirStamp } from "../walk/walk.js";
+import { checkBody, checkHeader, checkWalkRow, isCount, isObject, isString, unpackNumbers } from "./cache-check.js";
+import { cacheKey, FORMAT, FORMAT_VERSION, filesOf } from "./cache-key.js";
 import { cacheSigningKey, notOurs } from "./cache-trust.js";
-
-const FORMAT = "speky-ts-scan-cache";
-const FORMAT_VERSION = 6;
 
 /**
  * A cache file larger than this is neither read nor written: about 300,000 files' worth (the
@@ -45,111 +27,6 @@ export const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** Temporary files of killed writers are removed after this long. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
-
-function filesOf(dir: string, keep: (name: string) => boolean): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isFile() && keep(e.name))
-      .map((e) => e.name)
-      .sort();
-  } catch {
-    return [];
-  }
-}
-
-function packageVersion(name: string): string {
-  try {
-    const require = createRequire(import.meta.url);
-    const dir = path.dirname(require.resolve(name));
-    for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) {
-      const file = path.join(d, "package.json");
-      if (existsSync(file)) {
-        const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
-        if (pkg.name === name) return pkg.version ?? "?";
-      }
-    }
-  } catch {
-    // the key then only misses this part
-  }
-  return "?";
-}
-
-let key: string | undefined;
-
-/** Written by `npm run build` beside the built scanner (build-key.ts): the key, computed once per build. */
-const BUILD_KEY_FILE = fileURLToPath(new URL("./build-key.json", import.meta.url));
-
-/** The scanner's code files under `dir` (its subfolders included), as paths relative to it, sorted. */
-function codeFiles(dir: string, rel = ""): string[] {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(path.join(dir, rel), { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const out: string[] = [];
-  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const child = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...codeFiles(dir, child));
-    else if (e.isFile() && /\.(?:js|ts)$/.test(e.name)) out.push(child);
-  }
-  return out;
-}
-
-/** The files the key covers: grammars/ and the scanner's own code (src/scan or dist/scan, every folder). */
-function keySources(): [string, string[]][] {
-  const codeDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-  return [
-    [GRAMMARS_DIR, filesOf(GRAMMARS_DIR, () => true)],
-    [codeDir, codeFiles(codeDir)],
-  ];
-}
-
-/** Names, sizes and mtimes of the key's files: a stat each, no read. */
-export function keyFingerprint(): string {
-  const hash = createHash("sha256");
-  for (const [dir, names] of keySources()) {
-    for (const name of names) {
-      const st = statSync(path.join(dir, name), { throwIfNoEntry: false });
-      hash.update(`${dir}/${name}\0${st?.size}\0${st?.mtimeMs}\0`);
-    }
-  }
-  return hash.digest("hex");
-}
-
-/**
- * The build's key: the one `npm run build` wrote in BUILD_KEY_FILE while the files it covers
- * keep their sizes and mtimes (a warm scan then hashes nothing), else computed.
- */
-export function cacheKey(): string {
-  if (key) return key;
-  try {
-    const built = JSON.parse(readFileSync(BUILD_KEY_FILE, "utf8")) as { key?: unknown; fingerprint?: unknown };
-    if (typeof built.key === "string" && /^[0-9a-f]{64}$/.test(built.key) && built.fingerprint === keyFingerprint()) {
-      key = built.key;
-      return key;
-    }
-  } catch {
-    // not built, or running from source: computed below
-  }
-  key = computeCacheKey();
-  return key;
-}
-
-/** speky-ts version + tree-sitter versions + grammars/ contents + the scanner's code. */
-export function computeCacheKey(): string {
-  const hash = createHash("sha256");
-  hash.update(`${FORMAT} ${FORMAT_VERSION} speky-ts ${VERSION}\0`);
-  hash.update(`web-tree-sitter ${packageVersion("web-tree-sitter")} tree-sitter-wasms ${packageVersion("tree-sitter-wasms")}\0`);
-  for (const [dir, names] of keySources()) {
-    for (const name of names) {
-      hash.update(`${name}\0`);
-      hash.update(readFileSync(path.join(dir, name)));
-      hash.update("\0");
-    }
-  }
-  return hash.digest("hex");
-}
 
 /**
  * The body, by columns (one JSON parse of a few long strings, no object per file): file i is
@@ -179,16 +56,6 @@ type WalkRow = [start: string, rule: string, files: number[], dirs: string, dirS
 /** Numbers as base64 of their Float64Array bytes, in this machine's byte order (the header says which). */
 function packNumbers(values: number[]): string {
   return Buffer.from(new Float64Array(values).buffer).toString("base64");
-}
-
-/** The numbers of packNumbers, or null unless there are `count` of them. */
-function unpackNumbers(text: string, count: number): Float64Array | null {
-  const bytes = Buffer.from(text, "base64");
-  if (bytes.length !== count * 8) return null;
-  // A copy: Buffer.from may hand out a slice of a pool, not aligned for a Float64Array.
-  const numbers = new Float64Array(count);
-  new Uint8Array(numbers.buffer).set(bytes);
-  return numbers;
 }
 
 /** Rows as runs (see WalkRow), from sorted rows. */
@@ -231,115 +98,6 @@ interface Trailer {
   entries: number;
   /** HMAC-SHA256 of the header line, a newline and the body line, with the user's key; base64. */
   mac: string;
-}
-
-// ---- validation: a reason, or null when the value is what the type says ------------------
-
-type Check = (x: unknown) => string | null;
-
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
-const isCount = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
-const isTime = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
-const orNull = (ok: (x: unknown) => boolean) => (x: unknown) => x === null || ok(x);
-const isString = (x: unknown): x is string => typeof x === "string";
-
-/** Fields of an object, each with its test: the first failing one is named. */
-function fields(what: string, tests: Record<string, (x: unknown) => boolean>): Check {
-  return (x) => {
-    if (!isObject(x)) return `${what} is not an object`;
-    for (const [name, ok] of Object.entries(tests)) if (!ok(x[name])) return `${what}.${name} is invalid`;
-    return null;
-  };
-}
-
-const isSpan = (x: unknown) => Array.isArray(x) && x.length === 2 && isCount(x[0]) && isCount(x[1]);
-const optional = (ok: (x: unknown) => boolean) => (x: unknown) => x === undefined || ok(x);
-
-const checkTag = fields("tag", {
-  line: isCount,
-  column: isCount,
-  tag_line: isCount,
-  tag_column: isCount,
-  project: isString,
-  id: isString,
-  symbol: orNull(isString),
-  kind: orNull(isString),
-  is_test: (x) => typeof x === "boolean",
-  reference: (x) => typeof x === "boolean",
-  warning: orNull(isString),
-  span: optional(isSpan),
-} satisfies Record<keyof RawTag, (x: unknown) => boolean>);
-
-const checkDiagnostic = fields("diagnostic", {
-  line: isCount,
-  column: isCount,
-  message: isString,
-} satisfies Record<keyof RawDiagnostic, (x: unknown) => boolean>);
-
-function checkResult(x: unknown): string | null {
-  if (!isObject(x)) return "result is not an object";
-  if (!orNull(isString)(x.language)) return "result.language is invalid";
-  if (!Array.isArray(x.tags) || !Array.isArray(x.diagnostics)) return "result lists are invalid";
-  for (const tag of x.tags) {
-    const why = checkTag(tag);
-    if (why) return why;
-  }
-  for (const d of x.diagnostics) {
-    const why = checkDiagnostic(d);
-    if (why) return why;
-  }
-  if (x.outline !== undefined) {
-    const o = x.outline;
-    if (!isObject(o) || !isCount(o.lines) || !Array.isArray(o.spans) || !o.spans.every(isSpan)) return "result.outline is invalid";
-  }
-  return null;
-}
-
-/** The walk's dirs and their stamps, or why the row is invalid. */
-function checkWalkRow(
-  x: unknown,
-  entries: number,
-): string | { dirKeys: string[]; dirStamps: Float64Array; links: [abs: string, real: string][] } {
-  if (!Array.isArray(x) || x.length !== 7) return "walk row is not a 7-tuple";
-  const [start, rule, files, dirs, packed, linkText, unrowed] = x as unknown[];
-  if (!isString(start) || !isString(rule) || !isString(dirs) || !isString(packed) || !isString(linkText) || !isString(unrowed)) {
-    return "walk row names are invalid";
-  }
-  const links = linkText === "" ? [] : linkText.split("\n").map((pair) => pair.split("\0"));
-  if (links.some((pair) => pair.length !== 2 || pair[0] === "" || pair[1] === "")) return "walk row links are invalid";
-  if (!Array.isArray(files) || files.length % 2 !== 0 || !files.every(isCount)) return "walk row files are invalid";
-  for (let i = 0; i < files.length; i += 2) if (files[i] + files[i + 1] > entries) return "walk row files are invalid";
-  const dirKeys = dirs === "" ? [] : dirs.split("\n");
-  const dirStamps = unpackNumbers(packed, 2 * dirKeys.length);
-  if (!dirStamps) return "walk row stamps are invalid";
-  return { dirKeys, dirStamps, links: links as [string, string][] };
-}
-
-/** Why the body is not a valid Body of `entries` rows, or null. */
-function checkBody(x: unknown, entries: number): string | null {
-  if (!isObject(x)) return "body is not an object";
-  if (!isString(x.paths)) return "paths are invalid";
-  if (!isString(x.stamps)) return "stamps are invalid";
-  if (!Array.isArray(x.found)) return "found list is invalid";
-  const seen = new Set<number>();
-  for (const f of x.found) {
-    if (!Array.isArray(f) || f.length !== 3 || !isCount(f[0]) || f[0] >= entries || seen.has(f[0]) || !isString(f[1])) {
-      return "found row is invalid";
-    }
-    seen.add(f[0]);
-    const why = checkResult(f[2]);
-    if (why) return why;
-  }
-  if (!Array.isArray(x.walks)) return "walk list is invalid";
-  return null;
-}
-
-function checkHeader(x: unknown): string | null {
-  if (!isObject(x)) return "header is not an object";
-  if (x.format !== FORMAT || x.version !== FORMAT_VERSION) return "another format or version";
-  if (x.endian !== endianness()) return "written on a machine of another byte order";
-  if (!isString(x.scope) || !isString(x.key) || !isTime(x.started)) return "header fields are invalid";
-  return null;
 }
 
 /** What a lookup of an unchanged file answers: shared, so a warm scan allocates nothing per file. */

@@ -19,7 +19,8 @@ import { cacheDir } from "./cache-dir.js";
 import { type CachedWalk, type CacheFile, type CacheNote, type Hit, readCacheFile, walkId, writeCacheFile } from "./cache-file.js";
 import { prepareCacheDir } from "./cache-trust.js";
 
-export { CacheFile, cacheKey, MAX_CACHE_BYTES, readCacheFile, writeCacheFile } from "./cache-file.js";
+export { CacheFile, MAX_CACHE_BYTES, readCacheFile, writeCacheFile } from "./cache-file.js";
+export { cacheKey } from "./cache-key.js";
 
 /**
  * A file whose mtime or ctime is this close to (or after) the moment the scan that cached it
