@@ -77,7 +77,7 @@ export interface RememberedWalk {
 }
 
 /**
- * Walks remembered from a previous run (src/scan/cache.ts): a walk whose listed directories
+ * Walks remembered from a previous run (src/scan/cache/cache.ts): a walk whose listed directories
  * (and ignore files) all kept their stamps lists the same files, without a readdir.
  */
 export interface WalkCache {

@@ -29,7 +29,7 @@ export function scanTargets(manifests: readonly Manifest[], ignore = true): Scan
 export interface ModelOptions extends LoadOptions {
   /** Restrict the scan to these absolute file paths (pre-commit mode); undefined: scan everything. */
   onlyFiles?: string[];
-  /** Use the persistent scan cache (src/scan/cache.ts); default true, false for `--no-cache`. */
+  /** Use the persistent scan cache (src/scan/cache/cache.ts); default true, false for `--no-cache`. */
   cache?: boolean;
   /** Hears why the scan cache was not used or not written (--verbose). */
   cacheNote?: (line: string) => void;

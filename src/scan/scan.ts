@@ -1,11 +1,11 @@
 // `speky scan`: files of the targets → code references and diagnostics, attributed to the
 // target whose project each tag names.
 //
-// The pipeline: walk (walk.ts) → when nothing changed since the cache was written, the cached
-// results of the tagged files (cache.ts replay); else per file (read-jobs.ts) the cache or a
-// read with a byte-level prefilter and, for the files holding the marker, a parse
-// (worker-task.ts), in a worker pool when it pays (pool.ts) → merge in file order, so the
-// output is the same however it ran.
+// The pipeline, a folder per stage: walk/ (each real file once) → when every stamp is equal
+// since the cache was written, the cached results of the tagged files (cache/ replay); else per
+// file (read/read-jobs.ts) the cache or a read with a byte-level prefilter and, for the files
+// holding the marker, a parse by engine/ (pure: text in, tags out), in a worker pool when it pays
+// (read/pool.ts) → merge in file order, so the output is the same however it ran.
 import path from "node:path";
 import { compareDiagnostics, compareStrings, type Diagnostic } from "../diagnostics.js";
 import type { ScanCache } from "./cache/cache.js";
