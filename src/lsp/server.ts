@@ -16,10 +16,10 @@ import {
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
+import { discoverManifests } from "../loader/discover.js";
 import { MAX_FILE_BYTES } from "../loader/files.js";
 import { VERSION } from "../version.js";
 import { describeItem, describeUnknown, lensTitle } from "./describe.js";
-import { discoverManifests } from "./discover.js";
 import { Project } from "./project.js";
 import { idItems, MAX_COMPLETIONS, matchingIds, sourceCompletion, sourceDiagnostics, tagAt } from "./source.js";
 import { fileDiagnostics, idFieldAt, isSpecText, specDiagnostics, toLsp } from "./spec.js";
