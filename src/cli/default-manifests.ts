@@ -3,7 +3,6 @@
 // editor finds them (src/loader/discover.ts).
 import { statSync } from "node:fs";
 import path from "node:path";
-import { discoverManifests } from "../loader/discover.js";
 import { UsageError } from "./args.js";
 
 export const DEFAULT_MANIFEST = "speky.yaml";
@@ -25,6 +24,8 @@ export interface DefaultPaths {
 /** The manifests to load when none is named; a UsageError (exit 2) when there is none. */
 export async function defaultPaths(command: string, cwd: string): Promise<DefaultPaths> {
   if (statSync(path.join(cwd, DEFAULT_MANIFEST), { throwIfNoEntry: false })) return { paths: [DEFAULT_MANIFEST], note: null };
+  // Loaded on use: the walk and both readers are not needed when a PATH is named.
+  const { discoverManifests } = await import("../loader/discover.js");
   const found = (await discoverManifests([cwd])).map((abs) => path.relative(cwd, abs).split(path.sep).join("/"));
   if (found.length === 0) {
     throw new UsageError(

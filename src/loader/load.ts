@@ -19,16 +19,13 @@ import { readItemsFile } from "./items.js";
 import { readManifest, type Written } from "./manifest.js";
 import { describe, entryOf, type SMap, type SNode, stringValue } from "./node.js";
 import { StringPool } from "./own-strings.js";
-import type { FileName, LoadOptions, LoadResult, Manifest, PartialLoad, Requirement, SpecSet, Test } from "./types.js";
+import { Provenance } from "./provenance.js";
+import type { LoadOptions, LoadResult, Manifest, PartialLoad, Requirement, SpecSet, Test } from "./types.js";
 import { checkCoverageCategories, validateReferences } from "./validate.js";
 import { readYaml } from "./yaml/source.js";
 
 /** Files of a pattern read ahead of the one being parsed. */
 const READ_AHEAD = 8;
-
-// A manifest's kind and name read from its text, when its parser failed (as cause.ts reads IDs).
-const PROJECT_KIND = /^kind[ \t]*[:=][ \t]*["']?project["']?[ \t]*(#.*)?$/m;
-const PROJECT_NAME = /^name[ \t]*[:=][ \t]*["']?([A-Za-z0-9_.-]+)/m;
 
 const KIND_LIST = `${KINDS.slice(0, -1).join(", ")} or ${KINDS[KINDS.length - 1]}`;
 
@@ -73,15 +70,8 @@ class Loader {
   private readonly links: Promise<void>[] = [];
   /** Files with errors: what they would have defined explains errors elsewhere. */
   private readonly failed: FailedFile[] = [];
-  /** Files that could not be read at all. */
-  private readonly unread: FileName[] = [];
-  /** Each manifest with its report: one with errors has its tags left unchecked. */
-  private readonly manifestReports: { manifest: Manifest; report: FileDiagnostics }[] = [];
-  /**
-   * Where each file's items and references start in `out` (files are read one after the
-   * other), so a diagnostic about one of them names its file's absolute path.
-   */
-  private readonly marks: { items: number; references: number; path: string }[] = [];
+  /** Where items, references and failures came from (provenance.ts). */
+  private readonly provenance: Provenance;
 
   /** Spec globs: speky's reach, no ignore files; listings shared by every pattern of the load. */
   private readonly walker = new GlobWalker();
@@ -90,28 +80,9 @@ class Loader {
     private readonly cwd: string,
     private readonly overlay: ReadonlyMap<string, string> | undefined,
     private readonly allowOutside: boolean,
-    private readonly citeOption: ((absPath: string, display: string) => string) | undefined,
-  ) {}
-
-  /** A file as messages name it. */
-  private cite(display: string, absPath: string | undefined): string {
-    return this.citeOption && absPath !== undefined ? this.citeOption(absPath, display) : display;
-  }
-
-  /** The absolute path of the file of out.items[index] (or out.references[index]). */
-  private pathAt(index: number, key: "items" | "references"): string | undefined {
-    const marks = this.marks;
-    let low = 0;
-    let high = marks.length - 1;
-    let found = -1;
-    while (low <= high) {
-      const mid = (low + high) >> 1;
-      if (marks[mid][key] <= index) {
-        found = mid;
-        low = mid + 1;
-      } else high = mid - 1;
-    }
-    return found < 0 ? undefined : marks[found].path;
+    cite: ((absPath: string, display: string) => string) | undefined,
+  ) {
+    this.provenance = new Provenance(cite);
   }
 
   /** The file's reading, with its overlay text when it has one. */
@@ -134,9 +105,9 @@ class Loader {
     const orphaned =
       this.failed.length === 0 ? new Map<string, FailedFile>() : orphanedIds(this.failed, new Set(this.out.items.map((i) => i.id)));
     const followers = validateReferences(this.out, this.diagnostics, orphaned, {
-      itemPath: (i) => this.pathAt(i, "items"),
-      referencePath: (i) => this.pathAt(i, "references"),
-      cite: (display, absPath) => this.cite(display, absPath),
+      itemPath: (i) => this.provenance.pathAt(i, "items"),
+      referencePath: (i) => this.provenance.pathAt(i, "references"),
+      cite: (display, absPath) => this.provenance.cite(display, absPath),
     });
     for (const { manifest, categories, report } of this.coverage) {
       checkCoverageCategories(manifest.name, categories, report, this.out.items);
@@ -145,7 +116,7 @@ class Loader {
     const { leading, rest } = causeFirst(
       this.diagnostics.sort(compareDiagnostics).filter((d, i, all) => i === 0 || compareDiagnostics(d, all[i - 1]) !== 0),
       followers,
-      (f) => this.cite(f.file, f.path),
+      (f) => this.provenance.cite(f.file, f.path),
     );
     const diagnostics = [...leading, ...rest];
     if (hasErrors(diagnostics)) {
@@ -167,27 +138,13 @@ class Loader {
 
   /** What loaded despite the errors: enough to check code tags all the same. */
   private partial(diagnostics: Diagnostic[], orphaned: ReadonlyMap<string, FailedFile>, leading: number): PartialLoad {
-    const failedManifests: PartialLoad["failedManifests"] = [];
-    const ok: Manifest[] = [];
-    for (const { manifest, report } of this.manifestReports) {
-      if (report.errors === 0) ok.push(manifest);
-      else failedManifests.push({ file: manifest.file, path: manifest.absFile, name: manifest.name || null });
-    }
-    // A manifest whose text did not parse: told by its text.
-    for (const f of this.failed) {
-      if (f.path === undefined || this.manifestReports.some((m) => m.manifest.absFile === f.path)) continue;
-      if (PROJECT_KIND.test(f.text)) failedManifests.push({ file: f.file, path: f.path, name: PROJECT_NAME.exec(f.text)?.[1] ?? null });
-    }
+    const manifests = this.provenance.manifestsByOutcome(this.failed);
+    const warnings = diagnostics.filter((d) => d.severity === "warning");
     return {
-      specs: deepFreeze(
-        this.specSet(
-          ok,
-          diagnostics.filter((d) => d.severity === "warning"),
-        ),
-      ),
+      specs: deepFreeze(this.specSet(manifests.ok, warnings)),
       orphaned: new Set(orphaned.keys()),
-      failedManifests,
-      unread: [...this.unread],
+      failedManifests: manifests.failed,
+      unread: [...this.provenance.unread],
       leading,
     };
   }
@@ -198,13 +155,13 @@ class Loader {
     const file = await read;
     if ("problem" in file) {
       report.error(null, file.problem);
-      this.unread.push({ file: reach.display, path: reach.abs });
+      this.provenance.unread.push({ file: reach.display, path: reach.abs });
       return;
     }
     if (this.seen.has(file.real)) return;
     this.seen.add(file.real);
     this.files.push(reach.abs);
-    this.marks.push({ items: this.out.items.length, references: this.out.references.length, path: reach.abs });
+    this.provenance.startFile(this.out.items.length, this.out.references.length, reach.abs);
     await this.readContent(reach, file.text, report);
     if (report.errors > 0) this.failed.push({ file: reach.display, text: file.text, path: reach.abs });
   }
@@ -249,11 +206,11 @@ class Loader {
     if (clash) {
       report.error(
         entryOf(map, "name")!.value,
-        `project name ${quote(plan.name!)} is already used by ${this.cite(clash.file, clash.absFile)} (names are matched case-insensitively)`,
+        `project name ${quote(plan.name!)} is already used by ${this.provenance.cite(clash.file, clash.absFile)} (names are matched case-insensitively)`,
       );
     }
     this.manifests.push(manifest);
-    this.manifestReports.push({ manifest, report });
+    this.provenance.addManifest(manifest, report);
     this.coverage.push({ manifest, categories: plan.coverage_categories, report });
     const links = plan.source_links;
     if (links) {
