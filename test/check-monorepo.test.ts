@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { startLsp } from "./support/lsp.js";
 import { connect, ok } from "./support/mcp.js";
 import { runSpeky, tempDir } from "./support/process.js";
 
@@ -182,6 +183,21 @@ describe("a tag for a misspelled project", () => {
     }
   });
 
+  it("is a warning in the editor's diagnostics of an unsaved buffer", async () => {
+    const dir = tree({ "speky.yaml": manifest("shop"), "specs/reqs.yaml": requirements("REQ-01"), "src/shop.py": "" });
+    const session = await startLsp(dir);
+    try {
+      await session.status((st) => st.scanned);
+      const v = session.open("src/shop.py", "# speky:shpo#REQ-01\ndef a():\n    pass\n# speky:other#X-1\n", "python");
+      const found = await session.diagnostics("src/shop.py", v, (d) => d.length > 0);
+      expect(found.map((d) => [d.severity, d.range.start.line, d.range.start.character, d.range.end.character, d.message])).toEqual([
+        [2, 0, 2, 19, "tag speky:shpo#REQ-01 names an unknown project 'shpo' (ignored); did you mean shop?"],
+      ]);
+    } finally {
+      await session.close();
+    }
+  });
+
   it("is counted past a few per file", () => {
     const tags = Array.from({ length: 6 }, (_, i) => `# speky:shpo#REQ-01\ndef f${i}():\n    pass\n`).join("\n");
     const dir = tree({ "speky.yaml": manifest("shop"), "specs/reqs.yaml": requirements("REQ-01"), "src/shop.py": tags });
@@ -227,6 +243,27 @@ describe("no argument", () => {
     );
     const scan = runSpeky(["scan", "--project", "cart"], path.join(dir, "cart"));
     expect(JSON.parse(scan.stdout).references.map((r: { file: string }) => r.file)).toEqual(["src/cart.py"]);
+  });
+
+  it("reads a folder named as PATH the same way", () => {
+    const dir = tree({
+      "shop/speky.yaml": manifest("shop"),
+      "shop/specs/reqs.yaml": requirements("REQ-01"),
+      "cart/project.yaml": manifest("cart"),
+      "cart/specs/reqs.yaml": requirements("CART-01"),
+      "shop/src/a.py": "# speky:shop#REQ-01\ndef a():\n    pass\n",
+      "cart/src/c.py": "# speky:cart#CART-01\ndef c():\n    pass\n",
+      "empty/README.md": "no manifest\n",
+    });
+    expect(runSpeky(["check", "shop"], dir)).toEqual({ status: 0, stdout: "0 errors, 0 warnings in 3 files\n", stderr: "" });
+    const both = runSpeky(["check", "shop/", "cart"], dir);
+    expect(both.stdout).toBe("0 errors, 0 warnings in 6 files\n");
+    expect(both.stderr).toBe("speky: no cart/speky.yaml: using cart/project.yaml\n");
+    const none = runSpeky(["report", "empty"], dir);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toBe(
+      "speky: no empty/speky.yaml, and no manifest (kind: project) under empty; name one: speky report path/to/manifest.yaml\nTry 'speky --help'.\n",
+    );
   });
 
   it("exits 2 naming what it looked for when there is no manifest", () => {

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { flag, listOption, type ParsedArgs, stringOption } from "../cli/args.js";
 import { type Command, type CommandContext, WALK_OPTIONS } from "../cli/command.js";
-import { DEFAULT_HELP, defaultPaths } from "../cli/default-manifests.js";
+import { DEFAULT_HELP, isDirectory, manifestPaths } from "../cli/default-manifests.js";
 import { relativeTo, repositoryRoot, shownDiagnostic } from "../cli/shown-paths.js";
 import { verboseNote } from "../cli/verbose.js";
 import { compareDiagnostics, type Diagnostic, escapeControl } from "../diagnostics.js";
@@ -30,21 +30,21 @@ interface CheckPaths {
 }
 
 /**
- * PATHs, then FILEs: the first positional is a PATH, and so is a later YAML/TOML file declaring
- * a `kind`. After `--` (pre-commit's hook passes the staged files there), every positional is
- * a FILE, those declaring a `kind` loaded as specs too. No PATH: the default manifests.
+ * PATHs, then FILEs: the first positional is a PATH, and so is a later folder or YAML/TOML file
+ * declaring a `kind`. After `--` (pre-commit's hook passes the staged files there), every
+ * positional is a FILE, those declaring a `kind` loaded as specs too. No PATH: the default
+ * manifests (src/cli/default-manifests.ts).
  */
 async function checkPaths(args: ParsedArgs, cwd: string): Promise<CheckPaths> {
   const named = args.positionals.slice(0, args.beforeTerminator);
   const files = args.positionals.slice(named.length);
-  const isSpec = (p: string, i: number) => i === 0 || declaresKind(path.resolve(cwd, p));
+  const isSpec = (p: string, i: number) => i === 0 || declaresKind(path.resolve(cwd, p)) || isDirectory(path.resolve(cwd, p));
   const specs = named.filter(isSpec);
   const staged = new Set(files.filter((p) => declaresKind(path.resolve(cwd, p))));
   const sourceFiles = [...named.filter((p, i) => !isSpec(p, i)), ...files.filter((p) => !staged.has(p))];
-  if (specs.length > 0) return { specPaths: [...specs, ...staged], sourceFiles, note: null };
-  const defaults = await defaultPaths("check", cwd);
-  // The defaults first: a staged spec file is then reached through its manifest.
-  return { specPaths: [...defaults.paths, ...staged], sourceFiles, note: defaults.note };
+  // The manifests first: a staged spec file is then reached through its manifest.
+  const { paths, note } = await manifestPaths("check", specs, cwd);
+  return { specPaths: [...paths, ...staged], sourceFiles, note };
 }
 
 // speky:speky-ts#CHECK-GATE
@@ -105,7 +105,7 @@ export const checkCommand: Command = {
   ],
   description: `Validate the specs and scan the manifests' code_sources; fail on invalid specs
 and on code tags naming unknown IDs. PATH is a manifest (kind: project) or a specification
-file: the first argument, and any later YAML/TOML file declaring a kind.
+file: the first argument, and any later folder or YAML/TOML file declaring a kind.
 ${DEFAULT_HELP}
 FILEs (e.g. from pre-commit, after --) restrict the scan to those files; the specs are always
 validated whole. When the specs have errors, the code tags of the manifests without errors

@@ -2,7 +2,7 @@
 // mapping of output-folder failures to one line and exit 2.
 import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOption } from "../cli/args.js";
 import { type Command, commandOptions } from "../cli/command.js";
-import { DEFAULT_HELP, defaultPaths } from "../cli/default-manifests.js";
+import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
 import { fileErrorReason } from "../cli/file-error.js";
 import { escapeControl } from "../diagnostics.js";
 import { quote } from "../quote.js";
@@ -10,13 +10,13 @@ import { DEFAULT_OUT, REPORT_FORMATS, type ReportFormat } from "../report/format
 import type { ReportOutcome } from "../report/write-report.js";
 
 async function reportOutcome(args: ParsedArgs, cwd: string): Promise<ReportOutcome> {
-  const defaults = args.positionals.length > 0 ? null : await defaultPaths("report", cwd);
-  const note = defaults?.note ? `speky: ${escapeControl(defaults.note)}\n` : "";
+  const manifests = await manifestPaths("report", args.positionals, cwd);
+  const note = manifests.note ? `speky: ${escapeControl(manifests.note)}\n` : "";
   const out = stringOption(args, "out");
   // Loaded on use: every `speky` command imports this registry entry.
   const [{ runReport }, { OutputError }] = await Promise.all([import("../report/write-report.js"), import("../report/site.js")]);
   try {
-    const outcome = await runReport(defaults?.paths ?? args.positionals, {
+    const outcome = await runReport(manifests.paths, {
       format: (stringOption(args, "format") ?? "html") as ReportFormat,
       out,
       csvs: listOption(args, "csv"),

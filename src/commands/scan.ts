@@ -4,7 +4,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOption } from "../cli/args.js";
 import { type Command, commandOptions, WALK_OPTIONS } from "../cli/command.js";
-import { DEFAULT_HELP, defaultPaths } from "../cli/default-manifests.js";
+import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
 import { fileErrorReason } from "../cli/file-error.js";
 import { relativeTo, shownDiagnostic } from "../cli/shown-paths.js";
 import { verboseNote } from "../cli/verbose.js";
@@ -22,9 +22,9 @@ export interface ScanOutcome {
 async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> {
   const project = stringOption(args, "project");
   // No PATH: the current folder with --project, else the default manifests.
-  const defaults = args.positionals.length > 0 || project !== undefined ? null : await defaultPaths("scan", cwd);
-  const positionals = defaults?.paths ?? (args.positionals.length > 0 ? args.positionals : ["."]);
-  const note = defaults?.note ? `speky: ${escapeControl(defaults.note)}\n` : "";
+  const manifests = project === undefined ? await manifestPaths("scan", args.positionals, cwd) : null;
+  const positionals = manifests?.paths ?? (args.positionals.length > 0 ? args.positionals : ["."]);
+  const note = manifests?.note ? `speky: ${escapeControl(manifests.note)}\n` : "";
   // Loaded on use (every `speky` command imports this registry entry); with --project, no
   // spec or model module at all.
   const { scanPaths } = await import("../scan/scan.js");
