@@ -14,6 +14,8 @@ import {
   suggestionWork,
   suggestName,
 } from "../src/model/suggest.js";
+import { NEAR_MISS_NAMES } from "../src/scan/near-miss.js";
+import { scan } from "../src/scan/scan.js";
 import { runSpeky, tempDir } from "./support/process.js";
 
 function files(entries: Record<string, string>): string {
@@ -111,6 +113,25 @@ describe("the work of a suggestion is bounded", () => {
     const start = suggestionWork.cells;
     expect(editDistance(known[1], known[2], MAX_ID_EDITS)).toBe(MAX_ID_EDITS + 1);
     expect(suggestionWork.cells - start).toBeLessThanOrEqual((2 * MAX_ID_EDITS + 1) * 20_000);
+  });
+
+  it("compares a bounded number of unknown project names per scan (near-miss warnings)", async () => {
+    // 10,000 distinct projects of 5 characters, each within reach of 'shop' by length.
+    const tags = Array.from({ length: 10_000 }, (_, i) => `# speky:p${String(i).padStart(4, "0")}#X-1\n`).join("");
+    const dir = files({ "many.py": tags });
+    // What one comparison costs (the names are all alike).
+    let one = 0;
+    for (const name of ["p0000", "p5555", "p9999"]) {
+      const start = suggestionWork.cells;
+      suggestName(name, ["shop"], { maxEdits: 2 });
+      one = Math.max(one, suggestionWork.cells - start);
+    }
+    expect(one).toBeGreaterThan(0);
+    const before = suggestionWork.cells;
+    const result = await scan([{ project: "shop", root: dir, patterns: ["*.py"] }]);
+    expect(result.references).toEqual([]);
+    // NEAR_MISS_NAMES comparisons at most, not one per name (10,000).
+    expect(suggestionWork.cells - before).toBeLessThanOrEqual(NEAR_MISS_NAMES * one);
   });
 
   it("checks a spec naming 20,000-character IDs, with the suggestion", () => {

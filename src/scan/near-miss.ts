@@ -8,8 +8,11 @@ import { PROJECTS_PER_CAUSE, WARNINGS_PER_CAUSE } from "./cap.js";
 import type { RawTag } from "./engine.js";
 import { MARKER } from "./text.js";
 
-/** Distinct unknown project names whose answer is remembered. */
-const MEMO_ENTRIES = 1024;
+/**
+ * Distinct unknown project names compared per scan (each answer remembered): a hostile tree
+ * naming a million projects costs 4,096 comparisons, then its other names stay silent.
+ */
+export const NEAR_MISS_NAMES = 4096;
 
 export interface NearMissWarning {
   line: number;
@@ -36,8 +39,9 @@ export class NearMisses {
     const key = project.toLowerCase();
     const memo = this.memo.get(key);
     if (memo !== undefined) return memo;
+    if (this.memo.size >= NEAR_MISS_NAMES) return null;
     const found = suggestName(project, this.known, { maxEdits: 2 });
-    if (this.memo.size < MEMO_ENTRIES) this.memo.set(key, found);
+    this.memo.set(key, found);
     return found;
   }
 
