@@ -131,8 +131,6 @@ function idBudget(id: string): number {
 export class IdSuggester {
   /** Family → length → IDs (sorted: the order of examination is the same on every run). */
   private readonly index = new Map<string, Map<number, string[]>>();
-  /** Upper-cased ID → the IDs spelled so (a case-only difference is the likeliest typo). */
-  private readonly byUpper = new Map<string, string[]>();
   private readonly memo = new Map<string, string | null>();
   private cells = 0;
 
@@ -144,10 +142,6 @@ export class IdSuggester {
       const list = lengths.get(id.length);
       if (list) list.push(id);
       else lengths.set(id.length, [id]);
-      const upper = id.toUpperCase();
-      const same = this.byUpper.get(upper);
-      if (same) same.push(id);
-      else this.byUpper.set(upper, [id]);
     }
     for (const lengths of this.index.values()) for (const list of lengths.values()) list.sort(compareStrings);
   }
@@ -162,10 +156,12 @@ export class IdSuggester {
   }
 
   private search(unknown: string): string | null {
-    const sameLetters = this.byUpper.get(unknown.toUpperCase())?.filter((id) => id !== unknown);
-    if (sameLetters && sameLetters.length > 0) return sameLetters.sort(compareStrings)[0];
     const lengths = this.index.get(familyOf(unknown));
-    if (!lengths || this.cells >= SUGGESTER_CELLS) return null;
+    if (!lengths) return null;
+    // A case-only difference is the likeliest typo of all: first (same family, same length; sorted).
+    const upper = unknown.toUpperCase();
+    for (const id of lengths.get(unknown.length) ?? []) if (id !== unknown && id.toUpperCase() === upper) return id;
+    if (this.cells >= SUGGESTER_CELLS) return null;
     const budget = idBudget(unknown);
     const start = suggestionWork.cells;
     const spent = () => suggestionWork.cells - start;
