@@ -69,6 +69,30 @@ describe("did you mean, in spec errors", () => {
     expect(run.status).toBe(1);
   });
 
+  it("computes the optimal string alignment distance exactly within the bound (a plain table as the reference)", () => {
+    const reference = (a: string, b: string) => {
+      const d = Array.from({ length: a.length + 1 }, (_, i) =>
+        Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+      );
+      for (let i = 1; i <= a.length; i++) {
+        for (let j = 1; j <= b.length; j++) {
+          const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+          d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+      return d[a.length][b.length];
+    };
+    const next = random(2025);
+    const word = () => Array.from({ length: Math.floor(next() * 9) }, () => "abc"[Math.floor(next() * 3)]).join("");
+    for (let n = 0; n < 3000; n++) {
+      const [a, b, max] = [word(), word(), Math.floor(next() * 5)];
+      const exact = reference(a, b);
+      expect(editDistance(a, b, max), `${a} ${b} ${max}`).toBe(Math.min(exact, max + 1));
+      expect(editDistance(a, b)).toBe(exact);
+    }
+  });
+
   it("measures a swap as one edit, and ranks a swap before a substitution", () => {
     expect(editDistance("TST-90", "TST-09")).toBe(1);
     expect(editDistance("TST-90", "TST-10")).toBe(1);

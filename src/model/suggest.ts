@@ -5,9 +5,11 @@
 // so a swap of two neighbours is one edit: TST-90 is one edit from TST-09, as from TST-10, and
 // the tie goes to the one with the same characters. The work is bounded whatever the input
 // (a repository is hostile: two 20,000-character IDs took 21 s with a full edit distance):
-// - a pair is only compared when its lengths differ by at most the distance allowed, and only
-//   within that band of the table (Ukkonen's cut-off), stopping at the first row past it;
-// - the distance allowed shrinks to the best one found so far;
+// - a pair is only compared when its lengths differ by at most the distance allowed, its common
+//   prefix and suffix skipped, and only within that band of the table (Ukkonen's cut-off),
+//   stopping at the first row past it;
+// - candidates are taken from where the unknown ID would stand in their sorted list outwards, and
+//   the distance allowed shrinks to the best one found so far;
 // - a query examines at most QUERY_CANDIDATES candidates and QUERY_CELLS cells, and one
 //   suggester at most SUGGESTER_CELLS cells over all its queries (then it suggests nothing).
 import { compareStrings } from "../diagnostics.js";
@@ -31,15 +33,27 @@ export const suggestionWork = { cells: 0 };
 let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
 
 /**
- * The OSA distance between a and b when it is at most `max`, else `max + 1`. The work is at
- * most (2·max + 1) cells per character of a, and stops at the first row past `max`; without
- * `max`, the full distance (work: the product of the lengths).
+ * The OSA distance between a and b when it is at most `max`, else `max + 1`. Their common
+ * prefix and suffix are skipped (no edit touches them); the rest costs at most (2·max + 1)
+ * cells per character, stopping at the first row past `max`. Without `max`, the full distance
+ * (work: the product of the lengths).
  */
 export function editDistance(a: string, b: string, max = Math.max(a.length, b.length)): number {
-  const n = a.length;
-  const m = b.length;
   const over = max + 1;
-  if (Math.abs(n - m) > max) return over;
+  if (Math.abs(a.length - b.length) > max) return over;
+  // A swap across the end of a common prefix would extend it: skipping it is exact for OSA too.
+  let start = 0;
+  const shorter = Math.min(a.length, b.length);
+  while (start < shorter && a.charCodeAt(start) === b.charCodeAt(start)) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a.charCodeAt(endA - 1) === b.charCodeAt(endB - 1)) {
+    endA--;
+    endB--;
+  }
+  suggestionWork.cells += start + (a.length - endA);
+  const n = endA - start;
+  const m = endB - start;
   if (n === 0 || m === 0) return Math.max(n, m);
   if (rows[0].length < m + 1) rows = [new Int32Array(m + 1), new Int32Array(m + 1), new Int32Array(m + 1)];
   let [before, previous, current] = rows;
@@ -50,14 +64,14 @@ export function editDistance(a: string, b: string, max = Math.max(a.length, b.le
     const high = Math.min(m, i + max);
     current[low - 1] = low === 1 && i <= max ? i : over;
     let rowMin = current[low - 1];
-    const ai = a.charCodeAt(i - 1);
-    const aPrevious = i > 1 ? a.charCodeAt(i - 2) : -1;
+    const ai = a.charCodeAt(start + i - 1);
+    const aPrevious = i > 1 ? a.charCodeAt(start + i - 2) : -1;
     for (let j = low; j <= high; j++) {
-      const bj = b.charCodeAt(j - 1);
+      const bj = b.charCodeAt(start + j - 1);
       let d = previous[j - 1] + (ai === bj ? 0 : 1);
       if (previous[j] + 1 < d) d = previous[j] + 1;
       if (current[j - 1] + 1 < d) d = current[j - 1] + 1;
-      if (j > 1 && ai === b.charCodeAt(j - 2) && aPrevious === bj && before[j - 2] + 1 < d) d = before[j - 2] + 1;
+      if (j > 1 && ai === b.charCodeAt(start + j - 2) && aPrevious === bj && before[j - 2] + 1 < d) d = before[j - 2] + 1;
       if (d > over) d = over;
       current[j] = d;
       if (d < rowMin) rowMin = d;
@@ -112,6 +126,18 @@ function better(candidate: string, distance: number, bag: () => number, best: Be
 /** The most cells editDistance(a, b, max) and the tie-break may compute. */
 function pairCost(a: string, b: string, max: number): number {
   return (2 * max + 1) * a.length + a.length + b.length;
+}
+
+/** Where `unknown` would stand in a sorted list. */
+function insertionPoint(sorted: readonly string[], unknown: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (compareStrings(sorted[mid], unknown) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /** The alphabetic prefix of an ID, its family (ORB of ORB-003), upper-cased. */
@@ -171,7 +197,14 @@ export class IdSuggester {
     search: for (let d = 0; d <= budget; d++) {
       if (best && d > best.distance) break;
       for (const length of d === 0 ? [unknown.length] : [unknown.length - d, unknown.length + d]) {
-        for (const id of lengths.get(length) ?? []) {
+        // From where the unknown ID would stand outwards: those sharing its longest prefix
+        // first, so the best distance is found early and cuts the rest short.
+        const list = lengths.get(length) ?? [];
+        const at = insertionPoint(list, unknown);
+        for (let k = 0; k < 2 * Math.max(at, list.length - at); k++) {
+          const index = k % 2 === 0 ? at + k / 2 : at - (k + 1) / 2;
+          if (index < 0 || index >= list.length) continue;
+          const id = list[index];
           if (id === unknown) continue;
           const max = best ? best.distance : budget;
           // What this pair may cost at most: a pair that could pass a cap is not started.
