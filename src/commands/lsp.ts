@@ -13,7 +13,9 @@ export const lspCommand: Command = {
 code lenses and workspace symbols, for code tags and spec files alike.
 Without MANIFEST: the client's initializationOptions.manifests, else the top-level
 manifests (kind: project) found in the workspace folders. The specs are loaded and the
-code scanned after initialize, in the background; the files are then watched.`,
+code scanned after initialize, in the background (work-done progress for clients that
+support it); requests sent meanwhile wait for what they need, up to 10 s
+($SPEKY_LSP_WAIT_MS); the files are then watched.`,
   options: [
     { name: "stdio", help: "accepted and ignored: stdio is the transport" },
     { name: "no-watch", help: "serve the model loaded at start-up" },

@@ -5,11 +5,11 @@
 // and the tools that need code references wait for it (scan-wait.ts). The files are watched and the model reloaded on change
 // (src/live), unless --no-watch.
 // Exit codes: 0 clean (stdin closed), 1 load error, 2 usage error.
-import { existsSync } from "node:fs";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { flag, formatOptions, HELP_OPTION, listOption, type OptionSpec, parseArgs, UsageError } from "../cli/args.js";
 import { WALK_OPTIONS } from "../cli/command.js";
 import { escapeControl, formatDiagnostic, hasErrors } from "../diagnostics.js";
+import { holdScanUntil } from "../live/hold-scan.js";
 import { LiveModel } from "../live/live-model.js";
 import { earlyInitializeAnswer } from "../mcp/early-initialize.js";
 import { createLogger, type Logger, type LogLevel } from "../mcp/log.js";
@@ -88,18 +88,6 @@ function logScan(model: Model, log: Logger): void {
   );
 }
 
-/**
- * $SPEKY_MCP_HOLD_SCAN=FILE, a test hook: the background scan stops after its walk until FILE
- * exists, so that a test sees the server mid-scan without depending on timing.
- */
-function holdScan(): ((total: number) => Promise<void>) | undefined {
-  const gate = process.env.SPEKY_MCP_HOLD_SCAN;
-  if (!gate) return undefined;
-  return async () => {
-    while (!existsSync(gate)) await new Promise((resolve) => setTimeout(resolve, 20));
-  };
-}
-
 async function load(invocation: Invocation, log: Logger, scanAfter: Promise<void>): Promise<LiveModel | null> {
   const started = performance.now();
   const { live, diagnostics } = await LiveModel.open(
@@ -110,7 +98,7 @@ async function load(invocation: Invocation, log: Logger, scanAfter: Promise<void
       ignore: invocation.ignore,
       ...(invocation.level === "verbose" ? { cacheNote: (line: string) => log.debug(escapeControl(line)) } : {}),
     },
-    { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScan(), scanAfter },
+    { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScanUntil(process.env.SPEKY_MCP_HOLD_SCAN), scanAfter },
   );
   for (const d of diagnostics) log.diagnostic(d);
   if (!live || hasErrors(diagnostics)) return null;
