@@ -3,7 +3,7 @@
 // unknown ID fails the check at the tag's own place.
 import path from "node:path";
 import { flag, listOption, type ParsedArgs, stringOption } from "../cli/args.js";
-import { type Command, type CommandContext, WALK_OPTIONS } from "../cli/command.js";
+import { type Command, type CommandContext, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { DEFAULT_HELP, isDirectory, manifestPaths } from "../cli/default-manifests.js";
 import { relativeTo, repositoryRoot, shownDiagnostic } from "../cli/shown-paths.js";
 import { verboseNote } from "../cli/verbose.js";
@@ -72,6 +72,7 @@ async function runCheck(args: ParsedArgs, context: CommandContext): Promise<{ ou
     ignore: !flag(args, "no-ignore"),
     cacheNote: verboseNote(args),
     cite: (absPath: string) => show(absPath),
+    results: listOption(args, "results"),
   };
   const hooks = { oneShot: true };
   const loaded = await loadSpecs(specPaths, options);
@@ -80,7 +81,12 @@ async function runCheck(args: ParsedArgs, context: CommandContext): Promise<{ ou
   let files: number | null = null;
   if (loaded.specs) {
     const model = await scanSpecs(loaded.specs, options, hooks);
-    findings = sorted(modelProblems(model, loaded.diagnostics));
+    const problems = modelProblems(model, loaded.diagnostics);
+    if (flag(args, "require-verified")) {
+      const { unverifiedProblems } = await import("../model/verification-problems.js");
+      problems.push(...unverifiedProblems(model));
+    }
+    findings = sorted(problems);
     files = model.specs.files.length + (model.scanStats?.files ?? 0);
   } else {
     // The failed files' own errors lead (src/loader/cause.ts); the tag findings join the rest.
@@ -102,6 +108,7 @@ export const checkCommand: Command = {
   summary: "validate the specs and the code tags; exit 1 on findings",
   usage: [
     "[PATH... [FILE...]] [-- FILE...] [--format text|json|github] [--strict] [--no-cache] [--verbose] [--no-ignore] [--allow-outside] [-C CSV]...",
+    "[PATH...] [--results GLOB]... [--require-verified] [...]",
   ],
   description: `Validate the specs and scan the manifests' code_sources; fail on invalid specs
 and on code tags naming unknown IDs. PATH is a manifest (kind: project) or a specification
@@ -110,6 +117,9 @@ ${DEFAULT_HELP}
 FILEs (e.g. from pre-commit, after --) restrict the scan to those files; the specs are always
 validated whole. When the specs have errors, the code tags of the manifests without errors
 are checked all the same (a tag naming an ID of a file that failed to load is not reported).
+With test results (--results, or the manifests' test_results), each failed test of a tagged
+test is an error at its tag; --require-verified also fails for each requirement of the
+coverage scope that is not verified.
 Paths are printed relative to the current folder; with --format github, relative to the
 repository root ($GITHUB_WORKSPACE, else the git work tree), where GitHub places annotations.
 Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error (or no manifest).`,
@@ -119,6 +129,8 @@ Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error (or 
     { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
     { name: "no-cache", help: "scan every file afresh" },
     { name: "verbose", help: "say on stderr why the scan cache was not used" },
+    RESULTS_OPTION,
+    { name: "require-verified", help: "fail for every requirement of the coverage scope that is not verified by the results" },
     ...WALK_OPTIONS,
   ],
   async run(args, context) {

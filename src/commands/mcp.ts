@@ -7,7 +7,7 @@
 // Exit codes: 0 clean (stdin closed), 1 load error, 2 usage error.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { flag, formatOptions, HELP_OPTION, listOption, type OptionSpec, parseArgs, UsageError } from "../cli/args.js";
-import { WALK_OPTIONS } from "../cli/command.js";
+import { RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { escapeControl, formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { holdScanUntil } from "../live/hold-scan.js";
 import { LiveModel } from "../live/live-model.js";
@@ -21,7 +21,7 @@ import { VERSION } from "../version.js";
 const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
 
 Usage:
-  speky-mcp PATH... [-C CSV]... [--no-watch] [--no-ignore] [--allow-outside] [--quiet | --verbose]
+  speky-mcp PATH... [-C CSV]... [--results GLOB]... [--no-watch] [--no-ignore] [--allow-outside] [--quiet | --verbose]
   speky-mcp --help | --version
 
 PATH is a manifest (kind: project) or a specification file; CSV is an extra comment file.
@@ -29,7 +29,9 @@ Specs are loaded before serving; the manifests' code_sources are scanned in the 
 and tools that need code references wait for that scan (up to 20 s, then they answer with
 what is known, marked partial). While serving, the spec files, the manifests' folders and the
 code sources are watched: a change reloads the model (invalid specs keep the last good one in
-service, and every answer says so).
+service, and every answer says so). With JUnit XML test results (--results, or the manifests'
+test_results), get_test and get_requirement tell what the last run verified, verification_status
+sums it up, and a finished test run (a results file written) reloads the model too.
 --no-watch serves the model loaded at start-up. Logs go to stderr.
 Exit codes: 0 when the client closes stdin, 1 when the specs do not load, 2 on usage errors.
 `;
@@ -37,6 +39,7 @@ Exit codes: 0 when the client closes stdin, 1 when the specs do not load, 2 on u
 const OPTIONS: OptionSpec[] = [
   { name: "comment-csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
   { name: "no-watch", help: "serve the model loaded at start-up; do not watch the files" },
+  RESULTS_OPTION,
   ...WALK_OPTIONS,
   { name: "quiet", short: "q", help: "print only errors on stderr" },
   { name: "verbose", help: "add debug lines: scan statistics, watched folders, reloads" },
@@ -54,6 +57,7 @@ interface Invocation {
   watch: boolean;
   allowOutside: boolean;
   ignore: boolean;
+  results: string[];
 }
 
 /** Milliseconds of quiet after a change before reloading: an editor's save is several events. */
@@ -73,6 +77,7 @@ function parse(argv: readonly string[]): Invocation | "help" | "version" {
     watch: !flag(args, "no-watch"),
     allowOutside: flag(args, "allow-outside"),
     ignore: !flag(args, "no-ignore"),
+    results: listOption(args, "results"),
   };
 }
 
@@ -96,6 +101,7 @@ async function load(invocation: Invocation, log: Logger, scanAfter: Promise<void
       csvs: invocation.csvs,
       allowOutside: invocation.allowOutside,
       ignore: invocation.ignore,
+      results: invocation.results,
       ...(invocation.level === "verbose" ? { cacheNote: (line: string) => log.debug(escapeControl(line)) } : {}),
     },
     { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScanUntil(process.env.SPEKY_MCP_HOLD_SCAN), scanAfter },
@@ -153,6 +159,10 @@ async function serve(
     for (const d of problems) log.diagnostic(d);
   });
   live.on("warning", (message) => log.warn(message));
+  live.on("results", (model) => {
+    const v = model.verification;
+    if (v) log.debug(`read the test results again: ${plural(v.files.length, "file")}, ${plural(v.testcasesRead, "testcase")}`);
+  });
   // Watching starts before anything is answered: a client that edits a spec as soon as it is
   // initialized sees the change served.
   if (invocation.watch) {
@@ -164,10 +174,12 @@ async function serve(
   transport.answerEarly(earlyInitializeAnswer);
   startScan();
   // Loaded only now: the SDK and the tools are not needed to answer a plain `initialize`.
-  const { createServer } = await import("../mcp/server.js");
+  const [{ createServer }, { resultsGiven }] = await Promise.all([import("../mcp/server.js"), import("../results/sources.js")]);
+  const verification = resultsGiven({ manifests: live.current.manifests, globs: invocation.results });
   const mcp = createServer(
     () => live.current,
     () => live.snapshot(),
+    { verification },
   );
   server = mcp;
   const early = transport.endEarly();

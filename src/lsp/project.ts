@@ -66,6 +66,8 @@ export class Project extends EventEmitter<ProjectEvents> {
     readonly cwd: string,
     private readonly openText: (abs: string) => OpenText | undefined,
     private readonly watch = true,
+    /** `--results` globs (absolute). */
+    private readonly results: string[] = [],
   ) {
     super();
   }
@@ -107,7 +109,7 @@ export class Project extends EventEmitter<ProjectEvents> {
     // The specs are served as soon as they load; the code is scanned after, in the background.
     const { live, diagnostics } = await LiveModel.open(
       this.paths,
-      { cwd: this.cwd },
+      { cwd: this.cwd, results: this.results },
       { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScanUntil(process.env.SPEKY_LSP_HOLD_SCAN) },
     );
     if (!live) {

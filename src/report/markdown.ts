@@ -3,6 +3,7 @@
 // link, mention (@someone), inject HTML nor start a line of its own; paths are shown as code.
 import { type Diagnostic, escapeControl } from "../diagnostics.js";
 import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js";
+import { markdownVerification } from "./verification.js";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "@": "&#64;" };
 
@@ -66,6 +67,7 @@ export function markdownReport(data: ReportData): string {
       "",
     );
   }
+  out.push(...markdownVerification(data));
   const problems = [...data.problems.dangling, ...data.problems.scanner, ...data.problems.loader];
   out.push(`### Problems (${problems.length})`, "");
   if (problems.length === 0) out.push("None.", "");

@@ -23,6 +23,8 @@ export interface ReportOptions {
   cache?: boolean;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** `--results` globs of JUnit XML files, relative to cwd. */
+  results?: string[];
 }
 
 export interface ReportOutcome {
@@ -36,7 +38,13 @@ export async function runReport(paths: readonly string[], options: ReportOptions
   const cwd = options.cwd ?? process.cwd();
   // Messages on stderr name files relative to the working directory; the pages keep the model's paths.
   const show = relativeTo(cwd);
-  const { model, diagnostics } = await loadModel([...paths], { cwd, csvs: options.csvs, cache: options.cache ?? true, cite: show });
+  const { model, diagnostics } = await loadModel([...paths], {
+    cwd,
+    csvs: options.csvs,
+    cache: options.cache ?? true,
+    results: options.results,
+    cite: show,
+  });
   if (!model) {
     const lines = diagnostics.map((d) => `${formatDiagnostic(shownDiagnostic(d, show))}\n`).join("");
     return {

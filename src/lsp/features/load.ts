@@ -18,7 +18,7 @@ async function open(session: Session, progress: LoadProgress): Promise<void> {
       : session.initManifests.length > 0
         ? session.initManifests
         : await discoverManifests(folders.length > 0 ? folders : [cwd]);
-  const project = new Project(paths, cwd, session.openText, options.watch ?? true);
+  const project = new Project(paths, cwd, session.openText, options.watch ?? true, options.results ?? []);
   session.project = project;
   project.on("changed", () => {
     session.state = "ready";

@@ -14,6 +14,7 @@ import {
   withOptional,
 } from "../shapes.js";
 import { defineTool } from "../tool.js";
+import { requirementVerification, requirementVerificationSchema } from "../verification.js";
 
 export interface RequirementDetails {
   id: string;
@@ -73,7 +74,8 @@ export const getRequirementTool = defineTool({
     tested_by: z.array(schema.oneliner).optional().describe("Tests that validate this requirement"),
     comments: z.array(schema.comment).optional(),
     code_references: z.array(schema.requirementCodeRef).optional().describe("Code tagged with this ID"),
+    verification: requirementVerificationSchema,
   },
   pages: ["code_references"],
-  run: (model, { id }) => ({ ...getRequirement(model, id) }),
+  run: (model, { id }) => ({ ...getRequirement(model, id), ...requirementVerification(model, id) }),
 });

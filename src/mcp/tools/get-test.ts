@@ -16,6 +16,7 @@ import {
   withOptional,
 } from "../shapes.js";
 import { defineTool } from "../tool.js";
+import { testVerification, testVerificationSchema } from "../verification.js";
 
 export interface TestDetails {
   id: string;
@@ -73,7 +74,8 @@ export const getTestTool = defineTool({
     prereq: z.array(schema.oneliner).optional().describe("Tests to run first"),
     comments: z.array(schema.comment).optional(),
     code_references: z.array(schema.testCodeRef).optional().describe("Code tagged with this ID"),
+    verification: testVerificationSchema,
   },
   pages: ["code_references"],
-  run: (model, { id }) => ({ ...getTest(model, id) }),
+  run: (model, { id }) => ({ ...getTest(model, id), ...testVerification(model, id) }),
 });
