@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { CommandError, flag, listOption, type ParsedArgs, stringOption, UsageError } from "../cli/args.js";
-import { type Command, WALK_OPTIONS } from "../cli/command.js";
+import { type Command, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { fileErrorReason } from "../cli/file-error.js";
 import { formatDiagnostic } from "../diagnostics.js";
 import { quote } from "../quote.js";
@@ -32,7 +32,10 @@ function writeBeside(file: string, text: string): void {
 // speky:speky-ts#EXPORT-COMMAND
 async function runExport(args: ParsedArgs, cwd: string): Promise<{ stdout: string; stderr: string; exitCode: number }> {
   const paths = exportPaths(args, cwd);
-  const [{ loadModel }, { formatExport }] = await Promise.all([import("../model/load-model.js"), import("../export/export-document.js")]);
+  const [{ loadModel }, { exportedVerification, formatExport }] = await Promise.all([
+    import("../model/load-model.js"),
+    import("../export/export-document.js"),
+  ]);
   const { model, diagnostics } = await loadModel(
     paths,
     {
@@ -41,6 +44,7 @@ async function runExport(args: ParsedArgs, cwd: string): Promise<{ stdout: strin
       cache: !flag(args, "no-cache"),
       allowOutside: flag(args, "allow-outside"),
       ignore: !flag(args, "no-ignore"),
+      results: listOption(args, "results"),
     },
     { oneShot: true },
   );
@@ -48,7 +52,7 @@ async function runExport(args: ParsedArgs, cwd: string): Promise<{ stdout: strin
     const errors = diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join("");
     return { stdout: "", stderr: `${errors}speky: the specifications have errors; nothing exported\n`, exitCode: 1 };
   }
-  const json = formatExport(model, diagnostics);
+  const json = formatExport(model, diagnostics, { verification: exportedVerification(model) });
   const out = stringOption(args, "out");
   if (out === undefined) return { stdout: json, stderr: "", exitCode: 0 };
   try {
@@ -62,16 +66,19 @@ async function runExport(args: ParsedArgs, cwd: string): Promise<{ stdout: strin
 export const exportCommand: Command = {
   name: "export",
   summary: "write the whole model as one JSON document",
-  usage: ["[PATH...] [--out FILE] [--no-cache] [--no-ignore] [--allow-outside] [-C CSV]..."],
+  usage: ["[PATH...] [--out FILE] [--results GLOB]... [--no-cache] [--no-ignore] [--allow-outside] [-C CSV]..."],
   description: `Print the whole model as JSON (schema/export.schema.json): manifests, requirements and
 tests with their links and coverage bucket, comments, code references, the coverage of the
-manifests' coverage_categories and the problems; --out writes it into FILE instead. Without
+manifests' coverage_categories and the problems, and with test results (--results, or the
+manifests' test_results) the verification of each test plan and requirement; --out writes it
+into FILE instead. Without
 PATH, ./${DEFAULT_MANIFEST}. The same tree gives the same bytes.
 Exit codes: 0 written, 1 when the specs do not load (nothing written), 2 usage or output error.`,
   options: [
     { name: "out", short: "o", value: "FILE", help: "write the document into FILE instead of stdout" },
     { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
     { name: "no-cache", help: "scan every file afresh" },
+    RESULTS_OPTION,
     ...WALK_OPTIONS,
   ],
   async run(args, context) {

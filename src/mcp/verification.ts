@@ -2,8 +2,8 @@
 // (verification.md, "Where it shows"): one function each, so that a tool adds its field in one
 // line and nothing at all without results.
 import { z } from "zod";
-import { compareCodeReferences, type Model } from "../model/model.js";
-import type { TestPlanStatus } from "../model/verification-types.js";
+import type { Model } from "../model/model.js";
+import { requirementVerificationView, testVerificationView } from "../model/verification-views.js";
 
 export const testVerificationSchema = z
   .object({
@@ -42,29 +42,12 @@ export type RequirementVerification = NonNullable<z.infer<typeof requirementVeri
 // speky:speky-ts#RESULTS-MCP
 /** `{verification}` of a test, or nothing without results. */
 export function testVerification(model: Model, id: string): { verification?: TestVerification } {
-  const v = model.verification;
-  if (!v) return {};
-  const refs = (model.codeReferencesById.get(id) ?? []).filter((r) => r.is_test).sort(compareCodeReferences);
-  const runs = refs.map((ref) => {
-    const r = v.references.get(ref)!;
-    return {
-      file: ref.file,
-      line: ref.line,
-      symbol: ref.symbol ?? "",
-      status: r.status,
-      ...(r.time === undefined ? {} : { time: r.time }),
-      ...(r.message === undefined ? {} : { message: r.message }),
-    };
-  });
-  return { verification: { status: v.tests.get(id) ?? "manual", runs } };
+  const verification = testVerificationView(model, id);
+  return verification ? { verification } : {};
 }
 
 /** `{verification}` of a requirement, or nothing without results. */
 export function requirementVerification(model: Model, id: string): { verification?: RequirementVerification } {
-  const v = model.verification;
-  if (!v) return {};
-  const by: Record<TestPlanStatus, string[]> = { passed: [], failed: [], incomplete: [], not_run: [], manual: [] };
-  for (const test of model.testedBy.get(id) ?? []) by[v.tests.get(test.id) ?? "manual"].push(test.id);
-  for (const list of Object.values(by)) list.sort();
-  return { verification: { status: v.requirements.get(id) ?? "unverified", ...by } };
+  const verification = requirementVerificationView(model, id);
+  return verification ? { verification } : {};
 }

@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { Requirement } from "../../loader/types.js";
 import { coverageScope } from "../../model/coverage.js";
 import type { Model } from "../../model/model.js";
-import { lastRunTime, REQUIREMENT_STATUSES, type RequirementStatus } from "../../model/verification.js";
+import { REQUIREMENT_STATUSES, type RequirementStatus } from "../../model/verification.js";
+import { resultsMetadata } from "../../model/verification-views.js";
 import { quote } from "../../quote.js";
 import { lazy } from "../paging.js";
 import * as schema from "../schemas.js";
@@ -23,19 +24,12 @@ export function verificationStatus(model: Model, category?: string, tag?: string
   if (!v) throw new ToolError("No test results are given (speky-mcp --results GLOB, or test_results in the manifest)");
   const buckets = Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, [] as Requirement[]])) as Record<RequirementStatus, Requirement[]>;
   for (const req of scopeOf(model, category, tag)) buckets[v.requirements.get(req.id) ?? "unverified"].push(req);
-  const last = lastRunTime(v);
   return {
     failing: lazy(buckets.failing, summary),
     unverified: lazy(buckets.unverified, summary),
     partially_verified: lazy(buckets.partially_verified, summary),
     verified: lazy(buckets.verified, summary),
-    results: {
-      files: v.files.map((f) => ({ file: f.file, timestamp: f.timestamp, testcases: f.testcases })),
-      ...(last === null ? {} : { last_run: last }),
-      testcases_read: v.testcasesRead,
-      testcases_matched: v.testcasesMatched,
-      testcases_unmatched: v.unmatched.length,
-    },
+    results: resultsMetadata(v),
     unmatched_testcases: lazy(v.unmatched, (u) => ({
       file: u.file,
       line: u.testcase.xmlLine,
