@@ -21,6 +21,9 @@ const listing = () => {
 export default function setup(): () => void {
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), "speky-test-cache-"));
   process.env.SPEKY_CACHE_DIR = cacheDir;
+  // `speky check --format github` names files from $GITHUB_WORKSPACE when set: suites run in a
+  // GitHub job get the same output as anywhere (a test that wants it sets it).
+  delete process.env.GITHUB_WORKSPACE;
   const before = new Set(listing());
   const teardown = () => {
     rmSync(cacheDir, { recursive: true, force: true });

@@ -4,6 +4,7 @@
 // file-system error), which the command line turns into one line and exit 2.
 import fs from "node:fs";
 import path from "node:path";
+import { relativeTo, shownDiagnostic } from "../cli/shown-paths.js";
 import { formatDiagnostic } from "../diagnostics.js";
 import { loadModel } from "../model/load-model.js";
 import { reportData } from "./data.js";
@@ -35,16 +36,20 @@ export interface ReportOutcome {
 // speky:speky-ts#REPORT-COMMAND
 export async function runReport(paths: readonly string[], options: ReportOptions): Promise<ReportOutcome> {
   const cwd = options.cwd ?? process.cwd();
+  // Messages on stderr name files relative to the working directory; the pages keep the model's paths.
+  const show = relativeTo(cwd);
   const { model, diagnostics } = await loadModel([...paths], {
     cwd,
     csvs: options.csvs,
     cache: options.cache ?? true,
     results: options.results,
+    cite: show,
   });
   if (!model) {
+    const lines = diagnostics.map((d) => `${formatDiagnostic(shownDiagnostic(d, show))}\n`).join("");
     return {
       stdout: "",
-      stderr: `${diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join("")}speky: the specifications have errors; no report written\n`,
+      stderr: `${lines}speky: the specifications have errors; no report written\n`,
       exitCode: 1,
     };
   }
