@@ -1,0 +1,71 @@
+// The git repository a diff runs in, and the revisions it compares. A revision the user gives
+// never reaches git's command line: it is written to `git cat-file --batch-check` on its
+// standard input, where nothing can be an option; it must also not start with "-" (so that
+// it cannot be mistaken for one by a reader either) and be one line.
+import { realpathSync } from "node:fs";
+import path from "node:path";
+import { runGit } from "../git/run-git.js";
+import { quote } from "../quote.js";
+import { DiffError } from "./diff-error.js";
+
+export interface Repository {
+  /** Real path of the work tree's top folder. */
+  root: string;
+  /** Absolute path of its git directory. */
+  gitDir: string;
+}
+
+export interface Revision {
+  /** As the user wrote it. */
+  given: string;
+  commit: string;
+  tree: string;
+}
+
+/** Longest revision accepted: no real one comes close. */
+const MAX_REVISION_CHARS = 1000;
+
+// speky:speky-ts#DIFF-COMMAND
+/** The git work tree holding `dir`; a DiffError outside one. */
+export async function findRepository(dir: string): Promise<Repository> {
+  const result = await runGit(dir, ["rev-parse", "--show-toplevel", "--absolute-git-dir"]);
+  if (!result.ok) {
+    throw new DiffError(`${quote(dir)} is not inside a git work tree (${result.reason}); speky diff compares git revisions`);
+  }
+  const [top, gitDir] = result.stdout.toString("utf8").split("\n");
+  if (!top || !gitDir) throw new DiffError(`${quote(dir)} is not inside a git work tree (a bare repository?)`);
+  let root = top;
+  try {
+    root = realpathSync(top);
+  } catch {
+    // git's own answer is used as it is.
+  }
+  return { root, gitDir: path.resolve(gitDir) };
+}
+
+/** Why `given` cannot be a revision, before asking git; null when it may be one. */
+export function revisionProblem(given: string): string | null {
+  if (given.length === 0) return "an empty revision";
+  if (given.length > MAX_REVISION_CHARS) return `${quote(given)} is longer than ${MAX_REVISION_CHARS} characters`;
+  if (given.startsWith("-")) return `${quote(given)} is not a revision (it starts with '-'; options go after the command)`;
+  if (/[\u0000-\u001f\u007f]/.test(given)) return `${quote(given)} is not a revision (it holds a control character)`;
+  return null;
+}
+
+const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/** The commit and tree `given` names in `repo`; a DiffError when it names none. */
+export async function resolveRevision(repo: Repository, given: string): Promise<Revision> {
+  const problem = revisionProblem(given);
+  if (problem !== null) throw new DiffError(problem);
+  const result = await runGit(repo.root, ["cat-file", "--batch-check"], { input: `${given}^{commit}\n${given}^{tree}\n` });
+  if (!result.ok) throw new DiffError(`cannot resolve ${quote(given)}: ${result.reason}`);
+  const [commitLine, treeLine] = result.stdout.toString("utf8").split("\n");
+  const commit = /^(\S+) commit \d+$/.exec(commitLine ?? "")?.[1];
+  const tree = /^(\S+) tree \d+$/.exec(treeLine ?? "")?.[1];
+  if (!commit || !tree || !OID.test(commit) || !OID.test(tree)) {
+    const why = commitLine?.endsWith(" ambiguous") ? "it is ambiguous" : "no commit of this repository has that name";
+    throw new DiffError(`${quote(given)} is not a revision: ${why}`);
+  }
+  return { given, commit, tree };
+}
