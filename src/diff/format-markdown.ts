@@ -7,9 +7,9 @@ import type { Summary } from "../mcp/shapes.js";
 import type { Model } from "../model/model.js";
 import { plural } from "../quote.js";
 import { safeHttpUrl } from "../report/escape.js";
-import { mdText } from "../report/markdown.js";
+import { mdText as reportText } from "../report/markdown.js";
 import { placeItems } from "../report/names.js";
-import { shortCommit } from "./format-text.js";
+import { plain, shortCommit } from "./format-text.js";
 import { type Changes, type ImpactEntry, linkOf, type Problem, type RefShape } from "./shapes.js";
 
 /** Past this many entries, a section says how many more there are instead. */
@@ -43,6 +43,8 @@ function link(text: string, url: string | undefined): string {
   return to === null ? text : `[${text}](${to})`;
 }
 
+/** Repository text as Markdown text: control characters escaped visibly first, then the report's escapes. */
+const mdText = (text: string) => reportText(plain(text));
 const code = (text: string) => mdText(text);
 
 function limited<T>(list: readonly T[], line: (item: T) => string, out: string[]): void {
