@@ -70,6 +70,7 @@ function loadErrors(side: Side, repo: Repository, diagnostics: readonly Diagnost
     .map((d) => problem(d.file.startsWith(prefix) ? { ...d, file: path.join(repo.root, d.file.slice(prefix.length)) } : d));
 }
 
+// speky:speky-ts#DIFF-SUSPECT-RERUN
 /** Requirements whose words changed while none of their tagged definitions is in impact. */
 function suspects(reworded: readonly string[], impact: readonly ImpactEntry[], head: Model, links: LinkOf): SuspectEntry[] {
   const touched = new Set(impact.flatMap((e) => e.ids));

@@ -125,6 +125,7 @@ function entryOf(d: Definition, linkOf: LinkOf): ImpactEntry {
   );
 }
 
+// speky:speky-ts#DIFF-IMPACT
 function impactOf(
   pair: FilePair,
   before: readonly CodeReference[],

@@ -15,7 +15,7 @@ function place(text: string, url: string | undefined): string {
 function table(caption: string, head: string[], rows: string[][], empty: string): string {
   if (rows.length === 0) return `<p class="none">${esc(empty)}</p>`;
   return (
-    `<div class="scroll" role="region" aria-label="${esc(caption)}" tabindex="0"><table class="changes"><caption>${esc(caption)}</caption>` +
+    `<div class="scroll" role="region" aria-label="${esc(caption)}" tabindex="0"><table class="changes"><caption class="vh">${esc(caption)}</caption>` +
     `<thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join("")}</tr></thead>` +
     `<tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("\n")}</tbody></table></div>`
   );
