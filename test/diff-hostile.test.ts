@@ -1,7 +1,8 @@
 // `speky diff` on hostile and large repositories: a git configuration that would run commands,
 // text that would forge lines or steer a terminal, renames (edited, and a thousand at once) and
 // a rewrite of a huge tagged file. Through the built binary; counts and bounds, no timings.
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BASE_FILES } from "./support/diff-scenario.js";
@@ -67,6 +68,35 @@ describe("speky diff on a hostile repository", () => {
     expect(readdirSync(marks).filter((f) => !before.has(f))).toEqual([]);
   });
 
+  // speky:speky-ts#TDIFF-MALFORMED-TREE
+  it("writes no name of a malformed tree that could leave the snapshot, and follows no link out of it", () => {
+    const repo = GitRepo.init({ "speky.yaml": MANIFEST.replace('["src/**/*.py"]', '["src/**/*.py", "a/**/*.py", "out/**/*.py"]'), "reqs.yaml": REQS });
+    repo.write({ "src/ok.py": "# speky:shop#REQ-1\ndef ok():\n    pass\n" });
+    repo.commit("base");
+    const outside = tempDir("speky-diff-outside-");
+    const evil = malformedCommit(repo, outside);
+    const env = cacheEnv();
+    const run = runSpeky(["diff", evil, "--format", "json"], repo.dir, env);
+    // The link leading out of the snapshot is refused at its manifest line, as in a working tree.
+    expect(run.status).toBe(1);
+    expect(JSON.parse(run.stdout).load_errors).toEqual({
+      base: [
+        {
+          file: "speky.yaml",
+          line: 4,
+          column: 44,
+          severity: "error",
+          message: expect.stringMatching(/^'out\/\*\*\/\*\.py' reaches outside the project/),
+        },
+      ],
+    });
+    expect(readdirSync(outside)).toEqual([]);
+    const slots = path.join(env.SPEKY_CACHE_DIR, "diff-trees");
+    const tree = path.join(slots, readdirSync(slots)[0], "0", "tree");
+    expect(readdirSync(tree).sort()).toEqual([".git", "out", "reqs.yaml", "speky.yaml", "src"]);
+    expect(readFileSync(path.join(tree, ".git"), "utf8")).toBe(`gitdir: ${path.join(realpathSync(repo.dir), ".git")}\n`);
+  });
+
   // speky:speky-ts#TDIFF-ESCAPED
   it("lets no repository text start a line, steer a terminal or format the Markdown", () => {
     const evil = "Evil\u001b[31m\n::error file=x::forged\u2028 @admin <img src=x> [a](javascript:x)";
@@ -95,6 +125,38 @@ describe("speky diff on a hostile repository", () => {
     expect(JSON.parse(json).requirements.added[0].short).toBe(evil);
   });
 });
+
+/** A tree object git itself would never write (names `..`, `.git`, a link and a folder of one name), committed. */
+function malformedCommit(repo: GitRepo, outside: string): string {
+  const hash = (type: string, content: Buffer | string) =>
+    execFileSync("git", ["hash-object", "-t", type, "--literally", "-w", "--stdin"], { cwd: repo.dir, input: content, encoding: "utf8" }).trim();
+  const entry = (mode: string, name: string, oid: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(oid, "hex")]);
+  const evil = hash("blob", "# speky:shop#REQ-1\ndef evil():\n    pass\n");
+  const folder = hash("tree", entry("100644", "x.py", evil));
+  const top = repo
+    .git("ls-tree", "HEAD")
+    .trim()
+    .split("\n")
+    .map((line) => {
+      const [meta, name] = line.split("\t");
+      const [mode, , oid] = meta.split(" ");
+      return entry(mode === "040000" ? "40000" : mode, name, oid);
+    });
+  const tree = hash(
+    "tree",
+    Buffer.concat([
+      ...top,
+      entry("100644", "..", evil),
+      entry("100644", ".git", evil),
+      entry("120000", "a", hash("blob", outside)),
+      entry("40000", "a", folder),
+      entry("120000", "out", hash("blob", outside)),
+    ]),
+  );
+  const who = { NAME: "Speky Tests", EMAIL: "tests@speky.invalid", DATE: "2024-01-02T00:00:00Z" };
+  const env = Object.fromEntries(["AUTHOR", "COMMITTER"].flatMap((role) => Object.entries(who).map(([k, v]) => [`GIT_${role}_${k}`, v])));
+  return execFileSync("git", ["commit-tree", tree, "-m", "malformed"], { cwd: repo.dir, encoding: "utf8", env: { ...process.env, ...env } }).trim();
+}
 
 describe("speky diff at scale", () => {
   // speky:speky-ts#TDIFF-RENAMES
