@@ -70,7 +70,10 @@ describe("speky diff on a hostile repository", () => {
 
   // speky:speky-ts#TDIFF-MALFORMED-TREE
   it("writes no name of a malformed tree that could leave the snapshot, and follows no link out of it", () => {
-    const repo = GitRepo.init({ "speky.yaml": MANIFEST.replace('["src/**/*.py"]', '["src/**/*.py", "a/**/*.py", "out/**/*.py"]'), "reqs.yaml": REQS });
+    const repo = GitRepo.init({
+      "speky.yaml": MANIFEST.replace('["src/**/*.py"]', '["src/**/*.py", "a/**/*.py", "out/**/*.py"]'),
+      "reqs.yaml": REQS,
+    });
     repo.write({ "src/ok.py": "# speky:shop#REQ-1\ndef ok():\n    pass\n" });
     repo.commit("base");
     const outside = tempDir("speky-diff-outside-");
@@ -129,7 +132,11 @@ describe("speky diff on a hostile repository", () => {
 /** A tree object git itself would never write (names `..`, `.git`, a link and a folder of one name), committed. */
 function malformedCommit(repo: GitRepo, outside: string): string {
   const hash = (type: string, content: Buffer | string) =>
-    execFileSync("git", ["hash-object", "-t", type, "--literally", "-w", "--stdin"], { cwd: repo.dir, input: content, encoding: "utf8" }).trim();
+    execFileSync("git", ["hash-object", "-t", type, "--literally", "-w", "--stdin"], {
+      cwd: repo.dir,
+      input: content,
+      encoding: "utf8",
+    }).trim();
   const entry = (mode: string, name: string, oid: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(oid, "hex")]);
   const evil = hash("blob", "# speky:shop#REQ-1\ndef evil():\n    pass\n");
   const folder = hash("tree", entry("100644", "x.py", evil));
@@ -155,7 +162,11 @@ function malformedCommit(repo: GitRepo, outside: string): string {
   );
   const who = { NAME: "Speky Tests", EMAIL: "tests@speky.invalid", DATE: "2024-01-02T00:00:00Z" };
   const env = Object.fromEntries(["AUTHOR", "COMMITTER"].flatMap((role) => Object.entries(who).map(([k, v]) => [`GIT_${role}_${k}`, v])));
-  return execFileSync("git", ["commit-tree", tree, "-m", "malformed"], { cwd: repo.dir, encoding: "utf8", env: { ...process.env, ...env } }).trim();
+  return execFileSync("git", ["commit-tree", tree, "-m", "malformed"], {
+    cwd: repo.dir,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  }).trim();
 }
 
 describe("speky diff at scale", () => {
