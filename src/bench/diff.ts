@@ -5,7 +5,7 @@
 // Timed as child processes of the built CLI: cold (no snapshot, no scan cache), then warm,
 // beside a warm `speky scan` of the same tree; the aim is warm diff within 2× of warm scan.
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
