@@ -50,7 +50,7 @@ describe("--help everywhere", () => {
       [["check", "x.yaml", "--strict=yes"], "speky: option '--strict' takes no value"],
       [["scan", "x.yaml", "--output"], "speky: option '--output' needs a value"],
       [["frobnicate"], "speky: unknown command 'frobnicate'"],
-      [[], "speky: missing command (check, scan, report, lsp)"],
+      [[], "speky: missing command (check, scan, report, lsp, diff)"],
     ];
     for (const [argv, line] of cases) {
       const run = runSpeky(argv);
