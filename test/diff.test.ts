@@ -55,6 +55,17 @@ describe("speky diff, the working tree against a revision", () => {
     expect(repo.git("worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
   });
 
+  it("runs from a subfolder, even one the base does not have, with the paths as given", () => {
+    for (const [folder, manifest] of [
+      ["src", "../speky.yaml"],
+      ["src/tags", "../../speky.yaml"],
+    ]) {
+      const run = runSpeky(["diff", "main", manifest, "--format", "json"], path.join(repo.dir, folder), env);
+      expect(run.status).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual(expectedChanges("main", base, "working tree"));
+    }
+  });
+
   // speky:speky-ts#TDIFF-FORMATS
   it("prints text for a terminal and Markdown for a pull request, with counts and links", () => {
     const text = runSpeky(["diff", "main"], repo.dir, env).stdout;

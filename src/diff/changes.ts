@@ -113,6 +113,11 @@ function compare(base: Side, head: Side, changes: Changes): void {
 }
 
 async function openSides(request: SideRequest, base: Revision, head: Revision | null, headModel?: ModelResult): Promise<[Side, Side]> {
+  if (head !== null && head.tree === base.tree) {
+    // The same files: loaded once, from one snapshot.
+    const side = await revisionSide(request, base);
+    return [side, { ...side, label: head.given, revision: head, release: () => undefined }];
+  }
   const opened = await Promise.allSettled([
     revisionSide(request, base),
     head === null ? workingTreeSide(request, headModel) : revisionSide(request, head),

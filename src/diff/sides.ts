@@ -1,7 +1,7 @@
 // One side of a diff: the model loaded and scanned from a tree (the working tree, or a
 // revision's snapshot), and what the comparison needs of that tree: where each code reference's
 // file is in the repository, and the file's text.
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { realOrResolved } from "../fs/boundary.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
@@ -112,10 +112,12 @@ export async function revisionSide(request: SideRequest, revision: Revision): Pr
   const snapshot = await openSnapshot(request.repo, revision);
   try {
     const root = snapshot.root;
-    const cwdRel = inRepository(request.repo.root, realOrResolved(request.cwd));
-    const inside = cwdRel !== null || realOrResolved(request.cwd) === request.repo.root;
-    // Relative paths stay as written (and are shown so) from the same folder of the snapshot.
-    const cwd = inside && cwdRel !== null ? path.join(root, ...cwdRel.split("/")) : root;
+    const cwdRel = realOrResolved(request.cwd) === request.repo.root ? "" : inRepository(request.repo.root, realOrResolved(request.cwd));
+    // Relative paths stay as written (and are shown so) from the same folder of the snapshot,
+    // when the revision has that folder; else they are given as absolute paths in it.
+    const mappedCwd = cwdRel === null ? root : path.join(root, ...cwdRel.split("/").filter(Boolean));
+    const inside = cwdRel !== null && existsSync(mappedCwd);
+    const cwd = inside ? mappedCwd : root;
     const place = (p: { given: string; rel: string }) =>
       inside && !path.isAbsolute(p.given) ? p.given : path.join(root, ...p.rel.split("/"));
     const result = await loadModel(mapped.map(place), { ...request.options, cwd, csvs: csvs.map(place) });

@@ -17,6 +17,7 @@ export const MAX_SLOTS = 4;
 const WAIT_MS = 120_000;
 const POLL_MS = 100;
 /** A repository's snapshots unused this long are removed (at the next diff of any repository). */
+// (Each slot's state file is rewritten at every use: its time is the slot's last use.)
 const UNUSED_DAYS = 30;
 
 export interface Slot {
@@ -118,7 +119,12 @@ function pruneUnused(base: string, keep: string): void {
   for (const name of fs.readdirSync(base)) {
     const dir = path.join(base, name);
     if (dir === keep || !/^[0-9a-f]{24}$/.test(name)) continue;
-    const slots = fs.readdirSync(dir).map((s) => path.join(dir, s));
+    let slots: string[];
+    try {
+      slots = fs.readdirSync(dir).map((s) => path.join(dir, s));
+    } catch {
+      continue;
+    }
     if (slots.some((s) => lastUse(s) > cutoff || fs.existsSync(path.join(s, "lock")))) continue;
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -147,10 +153,12 @@ export async function takeSlot(repositoryRoot: string, tree: string): Promise<Sl
   for (;;) {
     const dirs = Array.from({ length: MAX_SLOTS }, (_, i) => path.join(root, String(i)));
     const existing = dirs.filter((d) => fs.existsSync(d));
+    // A slot holding another tree is updated in place (only the files that differ are
+    // written): cheaper, and less disk, than a new slot, which is made only when all are held.
     const ranked = [
       ...existing.filter((d) => slotTree(d) === tree),
-      ...dirs.filter((d) => !existing.includes(d)),
       ...existing.filter((d) => slotTree(d) !== tree).sort((a, b) => lastUse(a) - lastUse(b)),
+      ...dirs.filter((d) => !existing.includes(d)),
     ];
     for (const dir of ranked) {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
