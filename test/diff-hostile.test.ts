@@ -4,12 +4,12 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { BASE_FILES } from "./support/diff-scenario.js";
-import { GitRepo } from "./support/git-repo.js";
-import { runSpeky, tempDir } from "./support/process.js";
+import { cacheEnv, GitRepo, removeScratch, scratch } from "./support/git-repo.js";
+import { runSpeky } from "./support/process.js";
 
-const cacheEnv = () => ({ SPEKY_CACHE_DIR: tempDir("speky-diff-cache-") });
+afterAll(removeScratch);
 
 const MANIFEST = `kind: project
 name: shop
@@ -26,11 +26,11 @@ describe("speky diff on a hostile repository", () => {
     repo.write({ "src/new.py": "# speky:shop#REQ-1\ndef f():\n    pass\n" });
     const head = repo.commit("head");
     repo.write({ "src/cart.py": BASE_FILES["src/cart.py"].replace("thanks", "bye") });
-    const marks = tempDir("speky-diff-marks-");
-    const script = path.join(marks, "..", `${path.basename(marks)}-run.sh`);
+    const marks = scratch("speky-diff-marks-");
+    const script = path.join(scratch("speky-diff-script-"), "run.sh");
     writeFileSync(script, `#!/bin/sh\ntouch "${marks}/$(basename "$0")-$$"\ncat\n`);
     chmodSync(script, 0o755);
-    const hooks = tempDir("speky-diff-hooks-");
+    const hooks = scratch("speky-diff-hooks-");
     for (const hook of ["post-index-change", "post-checkout", "pre-commit", "reference-transaction"]) {
       writeFileSync(path.join(hooks, hook), `#!/bin/sh\ntouch "${marks}/${hook}"\n`);
       chmodSync(path.join(hooks, hook), 0o755);
@@ -76,7 +76,7 @@ describe("speky diff on a hostile repository", () => {
     });
     repo.write({ "src/ok.py": "# speky:shop#REQ-1\ndef ok():\n    pass\n" });
     repo.commit("base");
-    const outside = tempDir("speky-diff-outside-");
+    const outside = scratch("speky-diff-outside-");
     const evil = malformedCommit(repo, outside);
     const env = cacheEnv();
     const run = runSpeky(["diff", evil, "--format", "json"], repo.dir, env);

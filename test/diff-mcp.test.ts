@@ -4,9 +4,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyHeadChanges, BASE_FILES, expectedChanges, links } from "./support/diff-scenario.js";
-import { GitRepo } from "./support/git-repo.js";
+import { GitRepo, removeScratch, scratch } from "./support/git-repo.js";
 import { call, connect, type Session } from "./support/mcp.js";
-import { runSpeky, tempDir } from "./support/process.js";
+import { runSpeky } from "./support/process.js";
+
+afterAll(removeScratch);
 
 describe("changes_since", () => {
   let repo: GitRepo;
@@ -64,7 +66,7 @@ describe("speky report --diff", () => {
     const repo = GitRepo.init(BASE_FILES);
     const base = repo.commit("base");
     applyHeadChanges(repo);
-    const out = path.join(tempDir(), "site");
+    const out = path.join(scratch(), "site");
     const run = runSpeky(["report", "speky.yaml", "--diff", "main", "--out", out], repo.dir);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
@@ -91,10 +93,10 @@ describe("speky report --diff", () => {
       expect(readFileSync(path.join(out, file), "utf8")).toContain(`<a href="changes.html"`);
     }
     // Without --diff: no such page, no such link.
-    const plain = path.join(tempDir(), "site");
+    const plain = path.join(scratch(), "site");
     expect(runSpeky(["report", "speky.yaml", "--out", plain], repo.dir).status).toBe(0);
     expect(readFileSync(path.join(plain, "index.html"), "utf8")).not.toContain("changes.html");
-    const bad = runSpeky(["report", "speky.yaml", "--diff", "nope", "--out", path.join(tempDir(), "x")], repo.dir);
+    const bad = runSpeky(["report", "speky.yaml", "--diff", "nope", "--out", path.join(scratch(), "x")], repo.dir);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe("speky: 'nope' is not a revision: no commit of this repository has that name\n");
   });

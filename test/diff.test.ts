@@ -3,12 +3,12 @@
 // and two revisions), with whole JSON documents compared, and byte-identical reruns.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyHeadChanges, BASE_FILES, expectedChanges, links } from "./support/diff-scenario.js";
-import { GitRepo } from "./support/git-repo.js";
-import { runSpeky, tempDir } from "./support/process.js";
+import { cacheEnv, GitRepo, removeScratch, scratch } from "./support/git-repo.js";
+import { runSpeky } from "./support/process.js";
 
-const cacheEnv = () => ({ SPEKY_CACHE_DIR: tempDir("speky-diff-cache-") });
+afterAll(removeScratch);
 
 describe("speky diff, the working tree against a revision", () => {
   let repo: GitRepo;
@@ -181,7 +181,7 @@ describe("speky diff, bad input", () => {
 
   // speky:speky-ts#TDIFF-OUTSIDE-GIT
   it("exits 2 in a folder outside git", () => {
-    const dir = tempDir();
+    const dir = scratch();
     const run = runSpeky(["diff", "main", "--format", "json"], dir, { ...cacheEnv(), GIT_CEILING_DIRECTORIES: path.dirname(dir) });
     expect(run.status).toBe(2);
     expect(run.stdout).toBe("");

@@ -9,13 +9,29 @@ import { tempDir } from "./process.js";
 
 const ISOLATED = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
 
+const made: string[] = [];
+
+/** A temporary folder removed by removeScratch (a suite's afterAll): repositories and their snapshots add up. */
+export function scratch(prefix = "speky-diff-"): string {
+  const dir = tempDir(prefix);
+  made.push(dir);
+  return dir;
+}
+
+export function removeScratch(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A cache folder of its own for a run of speky diff (its snapshots and scan cache). */
+export const cacheEnv = () => ({ SPEKY_CACHE_DIR: scratch("speky-diff-cache-") });
+
 export class GitRepo {
   private commits = 0;
 
   private constructor(readonly dir: string) {}
 
   /** A new repository (branch main) holding `files`, not yet committed. */
-  static init(files: Record<string, string> = {}, dir = tempDir("speky-diff-")): GitRepo {
+  static init(files: Record<string, string> = {}, dir = scratch()): GitRepo {
     const repo = new GitRepo(dir);
     repo.git("init", "-q", "-b", "main");
     repo.write(files);
