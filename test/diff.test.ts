@@ -77,7 +77,7 @@ describe("speky diff, the working tree against a revision", () => {
     ]);
     expect(text).toContain("\nimpact: 5 definitions\n  src/cart.py:3-4  Cart.total  REQ-1\n");
     expect(text).toContain(
-      "\nsuspect: 2\n  REQ-2  1 tagged definition, none touched\n    REQ-2  src/cart.py:7  Cart.discount\n  REQ-5  no tagged definition, none touched\n",
+      "\nsuspect: 2\n  REQ-2  text changed; 1 tagged definition, untouched:\n    REQ-2  src/cart.py:7  Cart.discount\n  REQ-5  text changed; it has no tagged definition\n",
     );
     expect(text.endsWith("rerun: TST-1, TST-10, TST-2, TST-5, TST-6\n")).toBe(true);
 

@@ -63,9 +63,8 @@ export function textReport(c: Changes): string {
   for (const e of c.impact!) out.push(`  ${impactText(e)}`);
   out.push(`suspect: ${c.suspect!.length}`);
   for (const s of c.suspect!) {
-    out.push(
-      `  ${plain(s.id)}  ${s.code.length === 0 ? "no tagged definition" : plural(s.code.length, "tagged definition")}, none touched`,
-    );
+    const code = s.code.length === 0 ? "it has no tagged definition" : `${plural(s.code.length, "tagged definition")}, untouched:`;
+    out.push(`  ${plain(s.id)}  text changed; ${code}`);
     for (const r of s.code) out.push(`    ${refText(r)}`);
   }
   out.push(`rerun: ${c.rerun!.length === 0 ? "none" : plain(c.rerun!.join(", "))}`);
