@@ -65,12 +65,26 @@ export function bounded(c: Changes, maxChars: number): Changes & { truncated?: t
   return cut ? { ...c, truncated: true } : c;
 }
 
+/** The calls so far: one diff at a time, so that two calls share one snapshot instead of writing two. */
+let queue: Promise<unknown> = Promise.resolve();
+
 /** The diff of `base` against the served model, bounded; or the reason there is none (not a revision, no git). */
-export async function changesSinceServed(
+export function changesSinceServed(
   model: Model,
   problems: readonly Diagnostic[],
   base: string,
   cwd = process.cwd(),
+): Promise<{ changes: Changes & { truncated?: true } } | { error: string }> {
+  const answer = queue.then(() => diffServed(model, problems, base, cwd));
+  queue = answer.catch(() => undefined);
+  return answer;
+}
+
+async function diffServed(
+  model: Model,
+  problems: readonly Diagnostic[],
+  base: string,
+  cwd: string,
 ): Promise<{ changes: Changes & { truncated?: true } } | { error: string }> {
   try {
     const { changes } = await computeChanges({

@@ -1,7 +1,10 @@
-// The line diff of speky diff (src/diff/line-diff.ts) on seeded random files: exact (minimal)
-// within its budget, and a valid, order-keeping match past it.
+// Units of speky diff: the line diff (src/diff/line-diff.ts) on seeded random files, exact
+// (minimal) within its budget and a valid, order-keeping match past it; and the bound of the
+// changes_since answer (src/diff/served.ts).
 import { describe, expect, it } from "vitest";
 import { diffLines, hunksOf, type LineMap } from "../src/diff/line-diff.js";
+import { bounded } from "../src/diff/served.js";
+import type { Changes } from "../src/diff/shapes.js";
 
 /** A seeded generator: the same files on every run. */
 function generator(seed: number): () => number {
@@ -67,5 +70,38 @@ describe("the line diff", () => {
     // CRLF and LF versions of a file are the same lines.
     const crlf = diffLines("a\r\nb\r\n", "a\nb\n");
     expect([...crlf.toHead]).toEqual([0, 1, 2]);
+  });
+});
+
+describe("the changes_since answer", () => {
+  // speky:speky-ts#TDIFF-MCP-BOUND
+  it("is cut to the bound in the document's order, marked truncated; a small one is left whole", () => {
+    const summary = (i: number) => ({ id: `REQ-${String(i).padStart(6, "0")}`, category: "c", short: "x".repeat(80) });
+    const big = (): Changes => ({
+      base: "main",
+      base_commit: "0".repeat(40),
+      head: "working tree",
+      requirements: { added: Array.from({ length: 20_000 }, (_, i) => summary(i)), removed: [summary(1)], changed: [] },
+      tests: { added: [], removed: [], changed: [] },
+      code_references: { added: [], removed: [] },
+      coverage: [],
+      impact: [],
+      suspect: [],
+      rerun: ["T-1"],
+    });
+    const cut = bounded(big(), 1024 * 1024);
+    expect(cut.truncated).toBe(true);
+    const added = cut.requirements!.added;
+    expect(added.length).toBeGreaterThan(1000);
+    expect(added.length).toBeLessThan(20_000);
+    expect(added).toEqual(big().requirements!.added.slice(0, added.length));
+    expect(JSON.stringify(added).length).toBeLessThanOrEqual(1024 * 1024);
+    // Past the cut every later list is empty, never a sample of it.
+    expect(cut.requirements!.removed).toEqual([]);
+    expect(cut.rerun).toEqual([]);
+    const small = big();
+    small.requirements!.added = small.requirements!.added.slice(0, 10);
+    expect(bounded(small, 1024 * 1024)).toEqual(small);
+    expect("truncated" in bounded(small, 1024 * 1024)).toBe(false);
   });
 });
