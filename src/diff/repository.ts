@@ -2,7 +2,7 @@
 // never reaches git's command line: it is written to `git cat-file --batch-check` on its
 // standard input, where nothing can be an option; it must also not start with "-" (so that
 // it cannot be mistaken for one by a reader either) and be one line.
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { runGit } from "../git/run-git.js";
 import { quote } from "../quote.js";
@@ -30,6 +30,7 @@ const MAX_REVISION_CHARS = 1000;
 export async function findRepository(dir: string): Promise<Repository> {
   const result = await runGit(dir, ["rev-parse", "--show-toplevel", "--absolute-git-dir"]);
   if (!result.ok) {
+    if (result.reason.startsWith("git is not installed")) throw new DiffError(`${result.reason}: speky diff compares git revisions`);
     throw new DiffError(`${quote(dir)} is not inside a git work tree (${result.reason}); speky diff compares git revisions`);
   }
   const [top, gitDir] = result.stdout.toString("utf8").split("\n");
@@ -65,7 +66,11 @@ export async function resolveRevision(repo: Repository, given: string): Promise<
   const tree = /^(\S+) tree \d+$/.exec(treeLine ?? "")?.[1];
   if (!commit || !tree || !OID.test(commit) || !OID.test(tree)) {
     const why = commitLine?.endsWith(" ambiguous") ? "it is ambiguous" : "no commit of this repository has that name";
-    throw new DiffError(`${quote(given)} is not a revision: ${why}`);
+    // A CI checkout is often shallow, with the base branch not fetched.
+    const shallow = existsSync(path.join(repo.gitDir, "shallow"))
+      ? " (this clone is shallow: fetch the base first, e.g. git fetch origin main)"
+      : "";
+    throw new DiffError(`${quote(given)} is not a revision: ${why}${shallow}`);
   }
   return { given, commit, tree };
 }
