@@ -39,9 +39,9 @@ async function diffOutcome(args: ParsedArgs, cwd: string): Promise<DiffOutcomeTe
     throw new UsageError(`--report-url must be an http(s) URL, not ${quote(reportUrl)}`);
   }
   // Loaded on use: every `speky` command imports this registry entry.
-  const [{ computeChanges }, { DiffError }, failOn, text] = await Promise.all([
+  const [{ computeChanges }, { GitError }, failOn, text] = await Promise.all([
     import("../diff/changes.js"),
-    import("../diff/diff-error.js"),
+    import("../git/git-error.js"),
     import("../diff/fail-on.js"),
     import("../diff/format-text.js"),
   ]);
@@ -65,7 +65,7 @@ async function diffOutcome(args: ParsedArgs, cwd: string): Promise<DiffOutcomeTe
       },
     });
   } catch (error) {
-    if (error instanceof DiffError) throw new CommandError(error.message);
+    if (error instanceof GitError) throw new CommandError(error.message);
     throw error;
   }
   const { changes } = outcome;

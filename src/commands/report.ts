@@ -23,7 +23,7 @@ async function reportOutcome(args: ParsedArgs, cwd: string): Promise<ReportOutco
     });
   } catch (error) {
     if (error instanceof OutputError) throw new CommandError(error.message);
-    if (error instanceof (await import("../diff/diff-error.js")).DiffError) throw new CommandError(error.message);
+    if (error instanceof (await import("../git/git-error.js")).GitError) throw new CommandError(error.message);
     if (typeof (error as NodeJS.ErrnoException)?.code === "string") {
       throw new CommandError(`cannot write the report into ${quote(out ?? DEFAULT_OUT)}: ${fileErrorReason(error)}`);
     }

@@ -4,12 +4,12 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { compareStrings, type Diagnostic } from "../diagnostics.js";
+import { findRepository, type Repository, type Revision, resolveRevision } from "../git/repository.js";
 import type { Manifest } from "../loader/types.js";
 import type { ModelOptions, ModelResult } from "../model/load-model.js";
 import type { Model } from "../model/model.js";
 import type { CodeReference } from "../scan/types.js";
 import { compareCode, type LinkOf } from "./code-changes.js";
-import { findRepository, type Repository, type Revision, resolveRevision } from "./repository.js";
 import { automatedIds, type Changes, compareRefs, type ImpactEntry, problem, refShape, type SuspectEntry } from "./shapes.js";
 import { revisionSide, type Side, type SideRequest, WORKING_TREE, workingTreeSide } from "./sides.js";
 import { coverageChanges, requirementChanges, rewordedRequirements, testChanges } from "./spec-changes.js";

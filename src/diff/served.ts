@@ -4,10 +4,10 @@
 // and the spec files given directly (their items belong to no project).
 import path from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
+import { GitError } from "../git/git-error.js";
 import { MAX_PAGE_CHARS } from "../mcp/paging.js";
 import type { Model } from "../model/model.js";
 import { computeChanges } from "./changes.js";
-import { DiffError } from "./diff-error.js";
 import { type Changes, SECTIONS } from "./shapes.js";
 
 /** The paths the served model was loaded from, as absolute paths, in load order. */
@@ -96,7 +96,7 @@ async function diffServed(
     });
     return { changes: bounded(changes, MAX_PAGE_CHARS) };
   } catch (error) {
-    if (error instanceof DiffError) return { error: error.message };
+    if (error instanceof GitError) return { error: error.message };
     throw error;
   }
 }

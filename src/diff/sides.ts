@@ -5,13 +5,13 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { realOrResolved } from "../fs/boundary.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
+import { GitError } from "../git/git-error.js";
+import type { Repository, Revision } from "../git/repository.js";
+import { MAX_SNAPSHOT_FILE_BYTES, openSnapshot } from "../git/snapshot.js";
 import { loadModel, type ModelOptions, type ModelResult } from "../model/load-model.js";
 import type { Model } from "../model/model.js";
 import { quote } from "../quote.js";
 import type { CodeReference } from "../scan/types.js";
-import { DiffError } from "./diff-error.js";
-import type { Repository, Revision } from "./repository.js";
-import { MAX_SNAPSHOT_FILE_BYTES, openSnapshot } from "./snapshot.js";
 
 export interface Side {
   /** The revision as given, or "working tree". */
@@ -48,11 +48,11 @@ function inRepository(root: string, abs: string): string | null {
   return toPosix(rel);
 }
 
-/** The repository path of a command-line path; a DiffError when it is outside the work tree. */
+/** The repository path of a command-line path; a GitError when it is outside the work tree. */
 function repositoryPath(request: SideRequest, given: string): string {
   const abs = realOrResolved(path.resolve(request.cwd, given));
   const rel = inRepository(request.repo.root, abs);
-  if (rel === null) throw new DiffError(`${quote(given)} is outside the git work tree of ${quote(request.repo.root)}`);
+  if (rel === null) throw new GitError(`${quote(given)} is outside the git work tree of ${quote(request.repo.root)}`);
   return rel;
 }
 

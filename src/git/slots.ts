@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { cacheDir } from "../scan/cache-dir.js";
 import { notOurs, prepareCacheDir } from "../scan/cache-trust.js";
-import { DiffError } from "./diff-error.js";
+import { GitError } from "./git-error.js";
 
 /** Slots per repository: a base, a head, and room for runs at the same time. */
 export const MAX_SLOTS = 4;
@@ -103,12 +103,12 @@ function lastUse(dir: string): number {
 function repositoryFolder(repositoryRoot: string): string {
   const base = path.join(cacheDir(), "diff-trees");
   const why = prepareCacheDir(cacheDir(), true) ?? prepareCacheDir(base, true);
-  if (why !== null) throw new DiffError(`cannot keep snapshots of the revisions: ${why}`);
+  if (why !== null) throw new GitError(`cannot keep snapshots of the revisions: ${why}`);
   const dir = path.join(base, createHash("sha256").update(repositoryRoot).digest("hex").slice(0, 24));
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stat = fs.lstatSync(dir);
   const problem = stat.isDirectory() ? notOurs(stat, "the snapshot folder") : "the snapshot folder is not a directory";
-  if (problem !== null) throw new DiffError(`cannot keep snapshots of the revisions: ${problem}`);
+  if (problem !== null) throw new GitError(`cannot keep snapshots of the revisions: ${problem}`);
   pruneUnused(base, dir);
   return dir;
 }
@@ -165,7 +165,7 @@ export async function takeSlot(repositoryRoot: string, tree: string): Promise<Sl
       if (tryLock(dir)) return open(dir);
     }
     if (Date.now() - started > WAIT_MS) {
-      throw new DiffError(`every snapshot slot of this repository is in use by another speky diff (waited ${WAIT_MS / 1000} s)`);
+      throw new GitError(`every snapshot slot of this repository is in use by another speky diff (waited ${WAIT_MS / 1000} s)`);
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

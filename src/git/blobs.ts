@@ -7,9 +7,9 @@
 // in its place is removed, never followed), and files are opened with O_NOFOLLOW.
 import fs from "node:fs";
 import path from "node:path";
-import { streamGit } from "../git/run-git.js";
-import { DiffError } from "./diff-error.js";
+import { GitError } from "./git-error.js";
 import type { Repository } from "./repository.js";
+import { streamGit } from "./run-git.js";
 import type { TreeEntry } from "./tree-entries.js";
 
 const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = fs.constants;
@@ -213,7 +213,7 @@ export async function writeBlobs(repo: Repository, folders: FolderMaker, byOid: 
     }
   }
   const failure = await git.done;
-  if (failure !== null) throw new DiffError(`cannot read the repository's files: ${failure}`);
-  if (sink !== null || next !== order.length) throw new DiffError("cannot read the repository's files: git cat-file stopped early");
+  if (failure !== null) throw new GitError(`cannot read the repository's files: ${failure}`);
+  if (sink !== null || next !== order.length) throw new GitError("cannot read the repository's files: git cat-file stopped early");
   return outcome;
 }

@@ -2,9 +2,10 @@
 // record per file, read as a stream (a tree of a million files is a million records, never one
 // string). Tree objects are repository data: a name that could leave the folder it is written
 // into (`..`, an absolute path, `.git` in any case) is never taken.
-import { streamGit } from "../git/run-git.js";
-import { DiffError } from "./diff-error.js";
+
+import { GitError } from "./git-error.js";
 import type { Repository } from "./repository.js";
+import { streamGit } from "./run-git.js";
 
 export interface TreeEntry {
   /** `/`-separated, relative to the tree's top. */
@@ -67,7 +68,7 @@ export async function listTree(repo: Repository, tree: string, maxFileBytes: num
     rest = Buffer.from(data.subarray(start));
   }
   const failure = await git.done;
-  if (failure !== null) throw new DiffError(`cannot list the files of tree ${tree}: ${failure}`);
+  if (failure !== null) throw new GitError(`cannot list the files of tree ${tree}: ${failure}`);
   const consistent = withoutClashes(entries);
   return { entries: consistent, skipped: skipped + entries.length - consistent.length };
 }

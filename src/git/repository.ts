@@ -4,9 +4,9 @@
 // it cannot be mistaken for one by a reader either) and be one line.
 import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { runGit } from "../git/run-git.js";
 import { quote } from "../quote.js";
-import { DiffError } from "./diff-error.js";
+import { GitError } from "./git-error.js";
+import { runGit } from "./run-git.js";
 
 export interface Repository {
   /** Real path of the work tree's top folder. */
@@ -26,15 +26,15 @@ export interface Revision {
 const MAX_REVISION_CHARS = 1000;
 
 // speky:speky-ts#DIFF-COMMAND
-/** The git work tree holding `dir`; a DiffError outside one. */
+/** The git work tree holding `dir`; a GitError outside one. */
 export async function findRepository(dir: string): Promise<Repository> {
   const result = await runGit(dir, ["rev-parse", "--show-toplevel", "--absolute-git-dir"]);
   if (!result.ok) {
-    if (result.reason.startsWith("git is not installed")) throw new DiffError(`${result.reason}: speky diff compares git revisions`);
-    throw new DiffError(`${quote(dir)} is not inside a git work tree (${result.reason}); speky diff compares git revisions`);
+    if (result.reason.startsWith("git is not installed")) throw new GitError(`${result.reason}: speky diff compares git revisions`);
+    throw new GitError(`${quote(dir)} is not inside a git work tree (${result.reason}); speky diff compares git revisions`);
   }
   const [top, gitDir] = result.stdout.toString("utf8").split("\n");
-  if (!top || !gitDir) throw new DiffError(`${quote(dir)} is not inside a git work tree (a bare repository?)`);
+  if (!top || !gitDir) throw new GitError(`${quote(dir)} is not inside a git work tree (a bare repository?)`);
   let root = top;
   try {
     root = realpathSync(top);
@@ -55,12 +55,12 @@ export function revisionProblem(given: string): string | null {
 
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
-/** The commit and tree `given` names in `repo`; a DiffError when it names none. */
+/** The commit and tree `given` names in `repo`; a GitError when it names none. */
 export async function resolveRevision(repo: Repository, given: string): Promise<Revision> {
   const problem = revisionProblem(given);
-  if (problem !== null) throw new DiffError(problem);
+  if (problem !== null) throw new GitError(problem);
   const result = await runGit(repo.root, ["cat-file", "--batch-check"], { input: `${given}^{commit}\n${given}^{tree}\n` });
-  if (!result.ok) throw new DiffError(`cannot resolve ${quote(given)}: ${result.reason}`);
+  if (!result.ok) throw new GitError(`cannot resolve ${quote(given)}: ${result.reason}`);
   const [commitLine, treeLine] = result.stdout.toString("utf8").split("\n");
   const commit = /^(\S+) commit \d+$/.exec(commitLine ?? "")?.[1];
   const tree = /^(\S+) tree \d+$/.exec(treeLine ?? "")?.[1];
@@ -70,7 +70,7 @@ export async function resolveRevision(repo: Repository, given: string): Promise<
     const shallow = existsSync(path.join(repo.gitDir, "shallow"))
       ? " (this clone is shallow: fetch the base first, e.g. git fetch origin main)"
       : "";
-    throw new DiffError(`${quote(given)} is not a revision: ${why}${shallow}`);
+    throw new GitError(`${quote(given)} is not a revision: ${why}${shallow}`);
   }
   return { given, commit, tree };
 }
