@@ -1,7 +1,7 @@
 // `speky diff` through the built binary, on real git repositories built here: every section of
 // changes.md on the scenario of test/support/diff-scenario.ts, in both forms (the working tree
 // and two revisions), with whole JSON documents compared, and byte-identical reruns.
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyHeadChanges, BASE_FILES, expectedChanges, links } from "./support/diff-scenario.js";
@@ -47,8 +47,18 @@ describe("speky diff, the working tree against a revision", () => {
       expect(b.stdout).toBe(a.stdout);
     }
     expect(runSpeky(["diff", "main", "--format", "json"], repo.dir, env).stdout).toBe(first.stdout);
-    // The base's snapshot was written once and reused; the repository is as it was.
+    // The base's snapshot was written once and reused, and its loaded side kept beside it.
     expect(statSync(snapshot).mtimeMs).toBe(written);
+    const kept = path.join(slots, folder, "0", "side.json");
+    const side = JSON.parse(readFileSync(kept, "utf8"));
+    expect(side.scan.references.length).toBe(9);
+    // A kept side of the wrong shape is not used: the side is loaded again, the answer the same.
+    side.scan.references[0].line = "1";
+    writeFileSync(kept, JSON.stringify(side));
+    expect(runSpeky(["diff", "main", "--format", "json"], repo.dir, env).stdout).toBe(first.stdout);
+    writeFileSync(kept, "{not json");
+    expect(runSpeky(["diff", "main", "--format", "json"], repo.dir, env).stdout).toBe(first.stdout);
+    // The repository is as it was.
     expect(repo.git("status", "--porcelain")).toBe(status);
     expect(repo.git("rev-parse", "HEAD")).toBe(head);
     expect(statSync(path.join(repo.dir, ".git/index")).mtimeMs).toBe(index);

@@ -4,9 +4,9 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { compareStrings, type Diagnostic } from "../diagnostics.js";
-import { findRepository, type Repository, type Revision, resolveRevision } from "../git/repository.js";
+import { findRepository, type Repository, type Revision, resolveRevisions } from "../git/repository.js";
 import type { Manifest } from "../loader/types.js";
-import type { ModelOptions, ModelResult } from "../model/load-model.js";
+import { loadModel, type ModelOptions, type ModelResult } from "../model/load-model.js";
 import type { Model } from "../model/model.js";
 import type { CodeReference } from "../scan/types.js";
 import { compareCode, type LinkOf } from "./code-changes.js";
@@ -45,6 +45,10 @@ function existingFolder(p: string): string {
     }
     if (d === path.dirname(d)) return d;
   }
+}
+
+function loadWorkingTree(request: DiffRequest): Promise<ModelResult> {
+  return loadModel([...request.paths], { ...request.options, cwd: request.cwd });
 }
 
 /** A revision side's links point at its commit (the scan's point at the configured branch). */
@@ -133,11 +137,15 @@ async function openSides(request: SideRequest, base: Revision, head: Revision | 
 // speky:speky-ts#DIFF-COMMAND
 export async function computeChanges(request: DiffRequest): Promise<DiffOutcome> {
   const first = path.resolve(request.cwd, request.paths[0] ?? ".");
-  const repo = await findRepository(existingFolder(existsSync(first) && !statSync(first).isDirectory() ? path.dirname(first) : first));
-  const base = await resolveRevision(repo, request.base);
-  const head = request.head === undefined ? null : await resolveRevision(repo, request.head);
+  const dir = existingFolder(existsSync(first) && !statSync(first).isDirectory() ? path.dirname(first) : first);
+  const given = request.head === undefined ? [request.base] : [request.base, request.head];
+  // The working tree's side needs no revision: it loads while git is asked about them.
+  const loading = request.head === undefined && !request.headModel ? loadWorkingTree(request) : undefined;
+  loading?.catch(() => undefined);
+  const [repo, revisions] = await Promise.all([findRepository(dir), resolveRevisions(dir, given)]);
+  const [base, head = null] = revisions(repo);
   const sideRequest: SideRequest = { repo, cwd: request.cwd, paths: request.paths, options: request.options };
-  const [before, after] = await openSides(sideRequest, base, head, request.headModel);
+  const [before, after] = await openSides(sideRequest, base, head, request.headModel ?? (await loading));
   try {
     const changes: Changes = { base: base.given, base_commit: base.commit, head: head?.given ?? WORKING_TREE };
     if (head !== null) changes.head_commit = head.commit;

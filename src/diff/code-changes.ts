@@ -12,7 +12,7 @@
 // none (it was deleted, or lost its tag), as itself, with the base's lines.
 import type { CodeReference } from "../scan/types.js";
 import { type FilePair, pairFiles } from "./file-pairs.js";
-import { changedCounts, hunksOf, identityMap, type LineMap, spanChanged } from "./line-diff.js";
+import { changedCounts, hunksOf, type LineMap, spanChanged } from "./line-diff.js";
 import { compareImpact, compareRefs, type ImpactEntry, impactEntry, type RefShape, refShape } from "./shapes.js";
 import type { Side } from "./sides.js";
 
@@ -65,17 +65,24 @@ function groupBy<T>(values: Iterable<T>, key: (v: T) => string | null): Map<stri
  * head reference a base reference may be: its moved line, its hunk, its definition); what is
  * left of each side is removed or added. Linear in the references: each pass is one map.
  */
-function matchRefs(before: CodeReference[], after: CodeReference[], map: LineMap | null): [CodeReference[], CodeReference[]] {
+function matchRefs(before: CodeReference[], after: CodeReference[], map: LineMap | "identical" | null): [CodeReference[], CodeReference[]] {
   if (map === null) return [before, after];
+  if (map === "identical")
+    return matchPasses(before, after, [[(b) => `${sameTag(b)}\0${b.tag_line}`, (h) => `${sameTag(h)}\0${h.tag_line}`]]);
   const hunks = hunksOf(map);
-  const passes: [(b: CodeReference) => string | null, (h: CodeReference) => string | null][] = [
+  return matchPasses(before, after, [
     [(b) => (map.toHead[b.tag_line] ? `${sameTag(b)}\0${map.toHead[b.tag_line]}` : null), (h) => `${sameTag(h)}\0${h.tag_line}`],
     [
       (b) => (hunks.base[b.tag_line] ? `${sameTag(b)}\0${hunks.base[b.tag_line]}` : null),
       (h) => (hunks.head[h.tag_line] ? `${sameTag(h)}\0${hunks.head[h.tag_line]}` : null),
     ],
     [(b) => (b.symbol !== null ? sameTag(b) : null), (h) => (h.symbol !== null ? sameTag(h) : null)],
-  ];
+  ]);
+}
+
+type Pass = [(b: CodeReference) => string | null, (h: CodeReference) => string | null];
+
+function matchPasses(before: CodeReference[], after: CodeReference[], passes: Pass[]): [CodeReference[], CodeReference[]] {
   let baseLeft = before;
   let headLeft = after;
   for (const [baseKey, headKey] of passes) {
@@ -163,17 +170,16 @@ export function compareCode(base: Side, head: Side, links: [LinkOf, LinkOf]): Co
   for (const pair of pairFiles(base, head, before.files.keys(), after.files.keys())) {
     const b = pair.base === null ? [] : (before.files.get(pair.base) ?? []);
     const h = pair.head === null ? [] : (after.files.get(pair.head) ?? []);
-    const [gone, arrived] = matchRefs(b, h, pair.base !== null && pair.head !== null ? pair.map : null);
+    const [gone, arrived] = matchRefs(b, h, pair.identical ? "identical" : pair.base !== null && pair.head !== null ? pair.map : null);
     removed.push(...gone);
     added.push(...arrived);
-    impact.push(...impactOf(pair, b, h, links));
+    if (!pair.identical) impact.push(...impactOf(pair, b, h, links));
   }
   // Outside the repository both sides read the same files: compared as they are.
   for (const key of new Set([...before.outside.keys(), ...after.outside.keys()])) {
     const b = before.outside.get(key) ?? [];
     const h = after.outside.get(key) ?? [];
-    const lines = [...b, ...h].reduce((n, r) => Math.max(n, r.tag_line), 0);
-    const [gone, arrived] = matchRefs(b, h, identityMap(lines));
+    const [gone, arrived] = matchRefs(b, h, "identical");
     removed.push(...gone);
     added.push(...arrived);
   }

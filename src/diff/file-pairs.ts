@@ -10,8 +10,10 @@ import type { Side } from "./sides.js";
 export interface FilePair {
   base: string | null;
   head: string | null;
-  /** null when one side has no such file (every line of the other is changed). */
+  /** null when one side has no such file (every line of the other is changed), or when identical. */
   map: LineMap | null;
+  /** Both sides have the file, byte for byte the same. */
+  identical: boolean;
 }
 
 /** Lines compared, in total, in the search for inexact renames. */
@@ -77,8 +79,12 @@ export function findRenames(base: Side, head: Side, gone: readonly string[], arr
   return renames;
 }
 
-function mapOf(base: Side, head: Side, basePath: string, headPath: string): LineMap {
-  return diffLines(base.text(basePath) ?? "", head.text(headPath) ?? "");
+/** The pair of two files both sides have; most tagged files did not change, and are told so by their bytes alone. */
+function both(base: Side, head: Side, basePath: string, headPath: string): FilePair {
+  const before = base.bytes(basePath) ?? Buffer.alloc(0);
+  const after = head.bytes(headPath) ?? Buffer.alloc(0);
+  if (before.equals(after)) return { base: basePath, head: headPath, map: null, identical: true };
+  return { base: basePath, head: headPath, map: diffLines(before.toString("utf8"), after.toString("utf8")), identical: false };
 }
 
 /** The pairs of files to compare: every file holding a reference on either side, once. */
@@ -93,13 +99,12 @@ export function pairFiles(base: Side, head: Side, baseFiles: Iterable<string>, h
   const paired = new Set<string>();
   for (const f of headList) {
     const source = base.has(f) ? f : (renames.get(f) ?? null);
-    pairs.push({ base: source, head: f, map: source === null ? null : mapOf(base, head, source, f) });
+    pairs.push(source === null ? { base: null, head: f, map: null, identical: false } : both(base, head, source, f));
     if (source !== null) paired.add(source);
   }
   for (const f of baseList) {
     if (paired.has(f) || renamedFrom.has(f)) continue;
-    const there = head.has(f);
-    pairs.push({ base: f, head: there ? f : null, map: there ? mapOf(base, head, f, f) : null });
+    pairs.push(head.has(f) ? both(base, head, f, f) : { base: f, head: null, map: null, identical: false });
   }
   return pairs;
 }

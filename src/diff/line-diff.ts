@@ -163,13 +163,6 @@ export function diffLines(baseText: string, headText: string): LineMap {
   return { baseLines: a.length, headLines: b.length, toHead, toBase };
 }
 
-/** The map of a file that did not change. */
-export function identityMap(lines: number): LineMap {
-  const same = new Int32Array(lines + 1);
-  for (let i = 1; i <= lines; i++) same[i] = i;
-  return { baseLines: lines, headLines: lines, toHead: same, toBase: same };
-}
-
 /**
  * For each changed line, the number of its hunk (a run of changed lines on either side between
  * two unchanged ones); 0 for an unchanged line. A tag rewritten in place is in one hunk on both sides.

@@ -12,6 +12,7 @@ import { loadModel, type ModelOptions, type ModelResult } from "../model/load-mo
 import type { Model } from "../model/model.js";
 import { quote } from "../quote.js";
 import type { CodeReference } from "../scan/types.js";
+import { readSide, sideKey, writeSide } from "./side-cache.js";
 
 export interface Side {
   /** The revision as given, or "working tree". */
@@ -22,7 +23,9 @@ export interface Side {
   result: ModelResult;
   /** The file of a code reference, `/`-separated from the repository's top; null outside it. */
   fileOf(ref: CodeReference): string | null;
-  /** The text of a repository file on this side; null when it is not there (or not readable). */
+  /** The bytes of a repository file on this side; null when it is not there (or not readable). */
+  bytes(file: string): Buffer | null;
+  /** Its text (UTF-8). */
   text(file: string): string | null;
   /** Whether the repository holds `file` on this side. */
   has(file: string): boolean;
@@ -81,9 +84,19 @@ function isFile(abs: string): boolean {
   }
 }
 
-function readText(abs: string): string | null {
+function readBytes(abs: string): Buffer | null {
   const read = readRegularSync(abs, { maxBytes: MAX_SNAPSHOT_FILE_BYTES });
-  return isRefusal(read) ? null : read.bytes.toString("utf8");
+  return isRefusal(read) ? null : read.bytes;
+}
+
+/** A tree's files by repository path: the work tree's, or a snapshot's (which holds exactly its revision's files). */
+function filesUnder(root: string): Pick<Side, "bytes" | "text" | "has"> {
+  const at = (file: string) => path.join(root, ...file.split("/"));
+  return {
+    bytes: (file) => readBytes(at(file)),
+    text: (file) => readBytes(at(file))?.toString("utf8") ?? null,
+    has: (file) => isFile(at(file)),
+  };
 }
 
 // speky:speky-ts#DIFF-COMMAND
@@ -98,8 +111,7 @@ export async function workingTreeSide(request: SideRequest, loaded?: ModelResult
     root,
     result,
     fileOf: makeFileOf(result.model, root),
-    text: (file) => readText(path.join(root, ...file.split("/"))),
-    has: (file) => isFile(path.join(root, ...file.split("/"))),
+    ...filesUnder(root),
     release: () => undefined,
   };
 }
@@ -120,15 +132,34 @@ export async function revisionSide(request: SideRequest, revision: Revision): Pr
     const cwd = inside ? mappedCwd : root;
     const place = (p: { given: string; rel: string }) =>
       inside && !path.isAbsolute(p.given) ? p.given : path.join(root, ...p.rel.split("/"));
-    const result = await loadModel(mapped.map(place), { ...request.options, cwd, csvs: csvs.map(place) });
+    const paths = mapped.map(place);
+    const options = { ...request.options, cwd, csvs: csvs.map(place) };
+    // A snapshot does not change while its slot holds the tree: its loaded side is kept there.
+    const keep = request.options.cache !== false;
+    const key = sideKey(revision.tree, {
+      paths,
+      cwd,
+      csvs: options.csvs,
+      outside: options.allowOutside === true,
+      ignore: options.ignore !== false,
+    });
+    const slot = path.dirname(root);
+    const kept = keep ? readSide(slot, key) : null;
+    const result = kept ?? (await loadModel(paths, options));
+    if (keep && kept === null) {
+      try {
+        writeSide(slot, key, result);
+      } catch {
+        // Not kept (a full disk): the next run loads it again.
+      }
+    }
     return {
       label: revision.given,
       revision,
       root,
       result,
       fileOf: makeFileOf(result.model, root),
-      text: (file) => (snapshot.entries.has(file) ? readText(path.join(root, ...file.split("/"))) : null),
-      has: (file) => snapshot.entries.has(file),
+      ...filesUnder(root),
       release: () => snapshot.release(),
     };
   } catch (error) {

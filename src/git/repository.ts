@@ -55,22 +55,31 @@ export function revisionProblem(given: string): string | null {
 
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
-/** The commit and tree `given` names in `repo`; a GitError when it names none. */
-export async function resolveRevision(repo: Repository, given: string): Promise<Revision> {
-  const problem = revisionProblem(given);
-  if (problem !== null) throw new GitError(problem);
-  const result = await runGit(repo.root, ["cat-file", "--batch-check"], { input: `${given}^{commit}\n${given}^{tree}\n` });
-  if (!result.ok) throw new GitError(`cannot resolve ${quote(given)}: ${result.reason}`);
-  const [commitLine, treeLine] = result.stdout.toString("utf8").split("\n");
-  const commit = /^(\S+) commit \d+$/.exec(commitLine ?? "")?.[1];
-  const tree = /^(\S+) tree \d+$/.exec(treeLine ?? "")?.[1];
-  if (!commit || !tree || !OID.test(commit) || !OID.test(tree)) {
-    const why = commitLine?.endsWith(" ambiguous") ? "it is ambiguous" : "no commit of this repository has that name";
-    // A CI checkout is often shallow, with the base branch not fetched.
-    const shallow = existsSync(path.join(repo.gitDir, "shallow"))
-      ? " (this clone is shallow: fetch the base first, e.g. git fetch origin main)"
-      : "";
-    throw new GitError(`${quote(given)} is not a revision: ${why}${shallow}`);
+/**
+ * The commit and tree each of `given` names, asked of git in one call from `dir` (any folder of
+ * the work tree: this runs beside findRepository). The answer is read once the repository is
+ * known (outside git, that is the message to give): a GitError for the first that names none.
+ */
+export async function resolveRevisions(dir: string, given: readonly string[]): Promise<(repo: Repository) => Revision[]> {
+  for (const g of given) {
+    const problem = revisionProblem(g);
+    if (problem !== null) throw new GitError(problem);
   }
-  return { given, commit, tree };
+  const input = given.map((g) => `${g}^{commit}\n${g}^{tree}\n`).join("");
+  const result = await runGit(dir, ["cat-file", "--batch-check"], { input });
+  const lines = result.ok ? result.stdout.toString("utf8").split("\n") : [];
+  return (repo) => {
+    if (!result.ok) throw new GitError(`cannot resolve ${quote(given[0])}: ${result.reason}`);
+    return given.map((g, i) => {
+      const commit = /^(\S+) commit \d+$/.exec(lines[2 * i] ?? "")?.[1];
+      const tree = /^(\S+) tree \d+$/.exec(lines[2 * i + 1] ?? "")?.[1];
+      if (commit && tree && OID.test(commit) && OID.test(tree)) return { given: g, commit, tree };
+      const why = lines[2 * i]?.endsWith(" ambiguous") ? "it is ambiguous" : "no commit of this repository has that name";
+      // A CI checkout is often shallow, with the base branch not fetched.
+      const shallow = existsSync(path.join(repo.gitDir, "shallow"))
+        ? " (this clone is shallow: fetch the base first, e.g. git fetch origin main)"
+        : "";
+      throw new GitError(`${quote(g)} is not a revision: ${why}${shallow}`);
+    });
+  };
 }

@@ -23,8 +23,6 @@ export interface Snapshot {
   /** The folder holding the revision's files (the repository's top). */
   root: string;
   revision: Revision;
-  /** Every file the snapshot holds, by path: what the diff compares (blob ids). */
-  entries: ReadonlyMap<string, TreeEntry>;
   /** Files written by this run (0 when the slot held the tree already). */
   written: number;
   /** Files not written: submodules, unsafe names, over the size cap, refused by the file system. */
@@ -45,12 +43,20 @@ function readEntries(dir: string): Map<string, TreeEntry> | null {
   } catch {
     return null;
   }
+  // Records we wrote (serialize): `mode oid size\tpath\0`, read by position rather than by a regular expression per file.
   const map = new Map<string, TreeEntry>();
-  for (const record of text.split("\0")) {
-    if (record === "") continue;
-    const m = /^(\d{6}) ([0-9a-f]{40,64}) (\d+)\t([\s\S]+)$/.exec(record);
-    if (!m) return null;
-    map.set(m[4], { mode: m[1], oid: m[2], size: Number(m[3]), path: m[4] });
+  for (let at = 0; at < text.length; ) {
+    const end = text.indexOf("\0", at);
+    const tab = text.indexOf("\t", at);
+    const oidEnd = text.indexOf(" ", at + 7);
+    if (end < 0 || tab < 0 || tab > end || oidEnd < 0 || oidEnd > tab || text[at + 6] !== " ") return null;
+    const mode = text.slice(at, at + 6);
+    const oid = text.slice(at + 7, oidEnd);
+    const size = Number(text.slice(oidEnd + 1, tab));
+    const p = text.slice(tab + 1, end);
+    if (!/^\d{6}$/.test(mode) || !/^[0-9a-f]{40,64}$/.test(oid) || !Number.isSafeInteger(size) || p === "") return null;
+    map.set(p, { mode, oid, size, path: p });
+    at = end + 1;
   }
   return map;
 }
@@ -76,11 +82,11 @@ export async function openSnapshot(repo: Repository, revision: Revision): Promis
   const slot = await takeSlot(repo.root, revision.tree);
   try {
     const root = path.join(slot.dir, "tree");
-    const held = slot.tree === revision.tree && fs.existsSync(root) ? readEntries(slot.dir) : null;
-    if (held !== null) {
+    if (slot.tree === revision.tree && fs.existsSync(root) && fs.existsSync(path.join(slot.dir, ENTRIES_FILE))) {
+      // Held already: nothing to list or write (a rerun's snapshot costs a lock and two stats).
       writeGitFile(root, repo);
       writeSlotState(slot.dir, revision.tree, true);
-      return { root, revision, entries: held, written: 0, skipped: 0, release: () => slot.release() };
+      return { root, revision, written: 0, skipped: 0, release: () => slot.release() };
     }
     const listing = await listTree(repo, revision.tree, MAX_SNAPSHOT_FILE_BYTES);
     const entries = new Map(listing.entries.map((e) => [e.path, e]));
@@ -103,7 +109,7 @@ export async function openSnapshot(repo: Repository, revision: Revision): Promis
     fs.writeFileSync(path.join(slot.dir, ENTRIES_FILE), serialize(listing.entries), { mode: 0o600 });
     writeGitFile(root, repo);
     writeSlotState(slot.dir, revision.tree, true);
-    return { root, revision, entries, written, skipped: listing.skipped + failed, release: () => slot.release() };
+    return { root, revision, written, skipped: listing.skipped + failed, release: () => slot.release() };
   } catch (error) {
     slot.release();
     throw error;
