@@ -41,6 +41,7 @@ describe("changes_since", () => {
       "rerun",
       "truncated",
       "error",
+      "did_you_mean",
     ]);
     const answer = await call(session.client, "changes_since", { base: "main" });
     expect(answer.isError).toBe(false);

@@ -3,6 +3,7 @@
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import type { Model } from "./model.js";
 import { suggestId } from "./suggest.js";
+import { verificationProblems } from "./verification-problems.js";
 
 export function danglingDiagnostics(model: Model): Diagnostic[] {
   const known = [...model.byId.keys()];
@@ -20,5 +21,7 @@ export function danglingDiagnostics(model: Model): Diagnostic[] {
 }
 
 export function modelProblems(model: Model, loaderDiagnostics: readonly Diagnostic[] = []): Diagnostic[] {
-  return [...danglingDiagnostics(model), ...model.scanDiagnostics, ...loaderDiagnostics].sort(compareDiagnostics);
+  return [...danglingDiagnostics(model), ...model.scanDiagnostics, ...verificationProblems(model), ...loaderDiagnostics].sort(
+    compareDiagnostics,
+  );
 }
