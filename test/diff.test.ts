@@ -235,3 +235,29 @@ describe("speky diff, bad input", () => {
     expect(Object.keys(added.load_errors)).toEqual(["base"]);
   });
 });
+
+describe("speky diff's snapshot slots", () => {
+  // speky:speky-ts#TDIFF-SLOTS
+  it("takes over a slot whose lock names a dead run or another boot, and leaves one a live run holds", () => {
+    const repo = GitRepo.init(BASE_FILES);
+    repo.commit("base");
+    const env = cacheEnv();
+    const first = runSpeky(["diff", "main", "--format", "json"], repo.dir, env);
+    expect(first.status).toBe(0);
+    const slots = path.join(env.SPEKY_CACHE_DIR, "diff-trees");
+    const folder = path.join(slots, readdirSync(slots)[0]);
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    const lock = path.join(folder, "0", "lock");
+    for (const stale of [`999999999 ${boot}\n`, `1 not-this-boot\n`, "garbage"]) {
+      writeFileSync(lock, stale);
+      expect(runSpeky(["diff", "main", "--format", "json"], repo.dir, env).stdout).toBe(first.stdout);
+      expect(existsSync(lock)).toBe(false);
+      expect(readdirSync(folder)).toEqual(["0"]);
+    }
+    // This test's own process is alive on this boot: its lock holds slot 0, so another is used.
+    writeFileSync(lock, `${process.pid} ${boot}\n`);
+    expect(runSpeky(["diff", "main", "--format", "json"], repo.dir, env).stdout).toBe(first.stdout);
+    expect(readdirSync(folder).sort()).toEqual(["0", "1"]);
+    expect(readFileSync(lock, "utf8")).toBe(`${process.pid} ${boot}\n`);
+  });
+});

@@ -5,7 +5,7 @@
 // with its process id; a dead process's lock is taken over), so two diffs at once, or the two
 // sides of one, never write the same folder.
 import { createHash } from "node:crypto";
-import fs from "node:fs";
+import fs, { readFileSync } from "node:fs";
 import path from "node:path";
 import { cacheDir } from "../scan/cache-dir.js";
 import { notOurs, prepareCacheDir } from "../scan/cache-trust.js";
@@ -30,16 +30,33 @@ export interface Slot {
 /** Slots this process holds (a lock naming our own pid is ours only if it is here). */
 const held = new Set<string>();
 
-function lockHolder(lock: string): number | null {
+/** This boot of the machine (Linux), so that a lock left in a cache folder carried to another machine or boot is not believed. */
+function bootId(): string {
   try {
-    const pid = Number(fs.readFileSync(lock, "utf8").trim());
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
   } catch {
-    return null;
+    return "";
   }
 }
 
-function alive(pid: number): boolean {
+/** A lock older than this is taken over whatever it says: no run holds a slot that long. */
+const LOCK_MAX_AGE_MS = 3_600_000;
+
+const lockText = () => `${process.pid} ${bootId()}\n`;
+
+/** Whether the lock file names a run that may still hold it. */
+function lockHeld(lock: string): boolean {
+  let text: string;
+  let age: number;
+  try {
+    text = readFileSync(lock, "utf8");
+    age = Date.now() - fs.statSync(lock).mtimeMs;
+  } catch {
+    return false;
+  }
+  const [pidText, boot = ""] = text.trim().split(" ");
+  const pid = Number(pidText);
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || age > LOCK_MAX_AGE_MS || boot !== bootId()) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -59,15 +76,14 @@ function tryLock(dir: string): boolean {
         fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
         0o600,
       );
-      fs.writeSync(fd, `${process.pid}\n`);
+      fs.writeSync(fd, lockText());
       fs.closeSync(fd);
       held.add(dir);
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const pid = lockHolder(lock);
-      // A run that died holding it (or a half-written lock file): taken over.
-      if (pid !== null && pid !== process.pid && alive(pid)) return false;
+      // A run that died holding it, on this boot or another (or a half-written lock file): taken over.
+      if (lockHeld(lock)) return false;
       fs.rmSync(lock, { force: true });
     }
   }
