@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The user's own cache folder, as src/scan/cache-dir.ts finds it without SPEKY_CACHE_DIR. */
+/** The user's own cache folder, as src/scan/cache/cache-dir.ts finds it without SPEKY_CACHE_DIR. */
 const userCache = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "speky-ts");
 const listing = () => {
   try {

@@ -23,10 +23,12 @@ async function reportOutcome(args: ParsedArgs, cwd: string): Promise<ReportOutco
       cache: !flag(args, "no-cache"),
       cwd,
       results: listOption(args, "results"),
+      diff: stringOption(args, "diff"),
     });
     return note ? { ...outcome, stderr: note + outcome.stderr } : outcome;
   } catch (error) {
     if (error instanceof OutputError) throw new CommandError(error.message);
+    if (error instanceof (await import("../git/git-error.js")).GitError) throw new CommandError(error.message);
     if (typeof (error as NodeJS.ErrnoException)?.code === "string") {
       throw new CommandError(`cannot write the report into ${quote(out ?? DEFAULT_OUT)}: ${fileErrorReason(error)}`);
     }
@@ -37,7 +39,7 @@ async function reportOutcome(args: ParsedArgs, cwd: string): Promise<ReportOutco
 export const reportCommand: Command = {
   name: "report",
   summary: "write a static HTML traceability report, or a Markdown summary",
-  usage: ["[PATH...] [--out DIR] [--format html|markdown] [--no-cache] [-C CSV]... [--results GLOB]..."],
+  usage: ["[PATH...] [--out DIR] [--format html|markdown] [--diff BASE] [--no-cache] [-C CSV]... [--results GLOB]..."],
   description: `Write a static site into DIR (default ${DEFAULT_OUT}/) that opens from the file system
 with no network request: the index (coverage per category, every requirement, search and
 filters), a view per requirement and per test, the matrix and the problems. DIR must be empty,
@@ -45,6 +47,8 @@ absent, or a previous report. --format markdown prints the summary, coverage and
 to stdout instead (to DIR/report.md with --out), e.g. for a CI job summary. With JUnit XML
 test results (--results, or the manifests' test_results), each requirement and test plan shows
 what the last run verified, and the index a verification summary beside the coverage one.
+--diff BASE adds a "changes" page (with markdown: a section) with what the working tree
+changed in the specification since git revision BASE, as speky diff BASE reports it.
 PATH is a manifest (kind: project) or a specification file.
 ${DEFAULT_HELP}
 Exit codes: 0 written, 1 when the specs do not load (nothing written), 2 usage error (or no
@@ -53,6 +57,7 @@ manifest) or unusable output folder.`,
     { name: "out", short: "o", value: "DIR", help: `output folder (default: ${DEFAULT_OUT}/ for html, stdout for markdown)` },
     { name: "format", value: "FORMAT", choices: REPORT_FORMATS, help: "html (default) or markdown" },
     { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
+    { name: "diff", value: "BASE", help: 'add a "changes" page: the changes since git revision BASE' },
     { name: "no-cache", help: "scan every file afresh" },
     RESULTS_OPTION,
   ],

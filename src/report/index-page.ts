@@ -146,5 +146,13 @@ export function indexPage(data: ReportData): string {
     `<p id="status" class="status" role="status" aria-live="polite">${plural(data.requirements.length, "requirement")}${shownNote(data)}</p>\n` +
     `${requirementsTable(data)}\n<p class="more"><button type="button" id="show-more" hidden>Show more</button></p>\n` +
     `<script type="application/json" id="report-data">${searchData(data)}</script>\n</section>`;
-  return page({ title: `${data.title} — traceability report`, root: "", section: "index", body, scripts: ["index.js"], problems });
+  return page({
+    title: `${data.title} — traceability report`,
+    root: "",
+    section: "index",
+    body,
+    scripts: ["index.js"],
+    problems,
+    changes: data.changes !== undefined,
+  });
 }

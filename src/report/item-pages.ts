@@ -124,6 +124,7 @@ function chunkPage(data: ReportData, kind: "Requirements" | "Tests", ids: string
     body,
     scripts: ["item.js"],
     problems: problemCount(data),
+    changes: data.changes !== undefined,
   });
 }
 

@@ -25,6 +25,8 @@ export interface ReportOptions {
   env?: NodeJS.ProcessEnv;
   /** `--results` globs of JUnit XML files, relative to cwd. */
   results?: string[];
+  /** A git revision: add the "changes" page, what the working tree changed since it. */
+  diff?: string;
 }
 
 export interface ReportOutcome {
@@ -55,8 +57,21 @@ export async function runReport(paths: readonly string[], options: ReportOptions
   }
   const gitDir = model.manifests[0]?.root ?? path.dirname(path.resolve(cwd, paths[0]));
   const data = reportData(model, diagnostics, await generation(gitDir, options.env));
+  if (options.diff !== undefined) {
+    // speky:speky-ts#DIFF-REPORT
+    const { computeChanges } = await import("../diff/changes.js");
+    const diffed = await computeChanges({
+      cwd,
+      base: options.diff,
+      paths,
+      options: { csvs: options.csvs, cache: options.cache ?? true },
+      headModel: { model, diagnostics },
+    });
+    data.changes = diffed.changes;
+  }
   if (options.format === "markdown") {
-    const markdown = markdownReport(data);
+    let markdown = markdownReport(data);
+    if (data.changes) markdown += `\n${(await import("../diff/format-markdown.js")).markdownReport(data.changes, () => undefined)}`;
     if (options.out === undefined) return { stdout: markdown, stderr: "", exitCode: 0 };
     const dir = path.resolve(cwd, options.out);
     prepareOutput(dir);
