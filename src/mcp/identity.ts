@@ -13,16 +13,23 @@ export const INSTRUCTIONS =
   "(test plans that validate them) and the code tagged with their IDs. Start with list_all_ids or " +
   "search_requirements (or search_text for free text), then get_requirement / get_test for details; " +
   "find_code_references goes from a place in the code to what it implements. The model follows the files " +
-  "as they are edited; get_status tells when it was loaded and whether the specs currently fail to load.";
+  "as they are edited; get_status tells when it was loaded and whether the specs currently fail to load. " +
+  "get_requirement and get_test end with resource links to the item and the items it names (speky:// resources). " +
+  "The prompts give the workflows: start-specification, write-test-plans, trace-to-ids, review-change.";
 
 /** The capabilities given to McpServer's constructor. */
-export const DECLARED_CAPABILITIES = { tools: {}, resources: {}, completions: {} };
+export const DECLARED_CAPABILITIES = { tools: {}, resources: {}, completions: {}, prompts: {} };
 
 /**
- * The capabilities the SDK announces once the tools, resources and completions are registered
- * (McpServer adds `listChanged` to tools and resources), in the SDK's key order.
+ * The capabilities the SDK announces once the tools, resources, completions and prompts are
+ * registered (McpServer adds `listChanged` to tools, resources and prompts), in the SDK's key order.
  */
-export const ANNOUNCED_CAPABILITIES = { tools: { listChanged: true }, resources: { listChanged: true }, completions: {} };
+export const ANNOUNCED_CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { listChanged: true },
+  completions: {},
+  prompts: { listChanged: true },
+};
 
 /** The SDK's SUPPORTED_PROTOCOL_VERSIONS and LATEST_PROTOCOL_VERSION (@modelcontextprotocol/sdk 1.32.2). */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];

@@ -64,20 +64,39 @@ export async function connect(args: string[] = [MCP_FIXTURE], options: ConnectOp
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
+export interface ResourceLinkBlock {
+  type: "resource_link";
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
 export interface ToolAnswer {
   isError: boolean;
   structured: unknown;
+  /** The resource_link blocks after the JSON (get_requirement and get_test). */
+  links: ResourceLinkBlock[];
 }
 
-/** Calls a tool and checks the envelope every answer shares: one text block with the same JSON, compact. */
+/**
+ * Calls a tool and checks the envelope every answer shares: a text block with the same JSON,
+ * compact, first; then only resource_link blocks, on get_requirement's and get_test's answers.
+ */
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
   const result = await client.callTool({ name, arguments: args });
-  const content = result.content as { type: string; text: string }[];
-  expect(content).toHaveLength(1);
-  expect(content[0].type).toBe("text");
-  expect(content[0].text).toBe(JSON.stringify(result.structuredContent));
-  return { isError: result.isError === true, structured: result.structuredContent };
+  const [first, ...rest] = result.content as { type: string; text: string }[];
+  expect(first.type).toBe("text");
+  expect(first.text).toBe(JSON.stringify(result.structuredContent));
+  const links = rest as unknown as ResourceLinkBlock[];
+  if (!LINKED_TOOLS.includes(name) || result.isError) expect(links).toEqual([]);
+  for (const link of links) expect(link.type).toBe("resource_link");
+  return { isError: result.isError === true, structured: result.structuredContent, links };
 }
+
+/** The tools whose answers carry resource links after their JSON. */
+export const LINKED_TOOLS = ["get_requirement", "get_test"];
 
 export async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<unknown> {
   const answer = await call(client, name, args);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Model } from "../../model/model.js";
 import { findItem } from "../filters.js";
 import { lazy } from "../paging.js";
+import { itemLinks } from "../resource-links.js";
 import * as schema from "../schemas.js";
 import {
   type CommentShape,
@@ -76,4 +77,5 @@ export const getRequirementTool = defineTool({
   },
   pages: ["code_references"],
   run: (model, { id }) => ({ ...getRequirement(model, id) }),
+  links: (model, { id }) => itemLinks(model, String(id)),
 });

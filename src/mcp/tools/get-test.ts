@@ -3,6 +3,7 @@ import type { Step } from "../../loader/types.js";
 import type { Model } from "../../model/model.js";
 import { findItem } from "../filters.js";
 import { lazy } from "../paging.js";
+import { itemLinks } from "../resource-links.js";
 import * as schema from "../schemas.js";
 import {
   type CommentShape,
@@ -76,4 +77,5 @@ export const getTestTool = defineTool({
   },
   pages: ["code_references"],
   run: (model, { id }) => ({ ...getTest(model, id) }),
+  links: (model, { id }) => itemLinks(model, String(id)),
 });
