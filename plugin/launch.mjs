@@ -107,6 +107,7 @@ function relayLog(file, from) {
   }
 }
 
+// speky:speky-ts#PLUGIN-LAUNCHER
 /** The built copy's folder: at once when built, else after a worker (ours or another start's) built it. */
 async function ensureCopy(root, data) {
   const key = copyKey(root);

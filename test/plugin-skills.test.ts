@@ -155,7 +155,7 @@ describe("the plugin's skills", () => {
     expect(json.requirements.changed).toEqual([{ id: "REQ-2", fields: ["long"] }]);
     expect(json.suspect.map((s: { id: string }) => s.id)).toEqual(["REQ-2"]);
     expect(json.code_references.removed.map((r: { id: string }) => r.id)).toEqual(["REQ-3"]);
-    expect(outputs.get("speky diff main --format markdown")).toContain("REQ-2");
+    expect(outputs.get("speky diff main --format markdown")).toContain("### Suspect (1)");
   });
 
   it("leave the fixtures as they are (examples run in copies)", () => {
