@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, connect, MCP_FIXTURE, type Session } from "./support/mcp.js";
+import { callWithLinks, connect, MCP_FIXTURE, type Session } from "./support/mcp.js";
 import { tempDir } from "./support/process.js";
 
 let session: Session;
@@ -170,7 +170,7 @@ const link = (kind: string, id: string, title: string, description: string) => (
 // speky:speky-ts#TMCP-RESOURCE-LINKS
 describe("resource links", () => {
   it("follow get_requirement's JSON: the requirement, its tests, the requirements it refers to", async () => {
-    const answer = await call(session.client, "get_requirement", { id: "REQ-ALL" });
+    const answer = await callWithLinks(session.client, "get_requirement", { id: "REQ-ALL" });
     expect(answer.links).toEqual([
       link("requirement", "REQ-ALL", "Every field", "This item, as get_requirement / get_test answer it"),
       link("test", "T-AUTO", "Automated login", "A test that validates this requirement"),
@@ -181,7 +181,7 @@ describe("resource links", () => {
   });
 
   it("follow get_test's JSON: the test, the requirements it validates, its prerequisite tests", async () => {
-    const answer = await call(session.client, "get_test", { id: "T-AUTO" });
+    const answer = await callWithLinks(session.client, "get_test", { id: "T-AUTO" });
     expect(answer.links).toEqual([
       link("test", "T-AUTO", "Automated login", "This item, as get_requirement / get_test answer it"),
       link("requirement", "REQ-ALL", "Every field", "A requirement this test validates"),
@@ -191,17 +191,17 @@ describe("resource links", () => {
   });
 
   it("each point at a resource the server reads, with the JSON of the tool of its kind", async () => {
-    const answer = await call(session.client, "get_requirement", { id: "REQ-ALL" });
+    const answer = await callWithLinks(session.client, "get_requirement", { id: "REQ-ALL" });
     for (const l of answer.links) {
       const { contents } = await session.client.readResource({ uri: l.uri });
       const kind = l.uri.startsWith("speky://test/") ? "test" : "requirement";
-      const tool = await call(session.client, `get_${kind}`, { id: l.name });
+      const tool = await callWithLinks(session.client, `get_${kind}`, { id: l.name });
       expect(contents).toEqual([{ uri: l.uri, mimeType: "application/json", text: JSON.stringify(tool.structured) }]);
     }
   });
 
   it("are left out of an error answer", async () => {
-    const answer = await call(session.client, "get_requirement", { id: "NOPE" });
+    const answer = await callWithLinks(session.client, "get_requirement", { id: "NOPE" });
     expect(answer.isError).toBe(true);
     expect(answer.links).toEqual([]);
   });
@@ -230,7 +230,7 @@ describe("resource links on a large item", () => {
   });
 
   it("give at most 100 links, the JSON naming every test, titles cut at 200 characters", async () => {
-    const answer = await call(big.client, "get_requirement", { id: "R/1" });
+    const answer = await callWithLinks(big.client, "get_requirement", { id: "R/1" });
     expect((answer.structured as { tested_by: unknown[] }).tested_by).toHaveLength(150);
     expect(answer.links).toHaveLength(100);
     expect(answer.links[0].uri).toBe("speky://requirement/R%2F1");

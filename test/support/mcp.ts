@@ -76,15 +76,21 @@ export interface ResourceLinkBlock {
 export interface ToolAnswer {
   isError: boolean;
   structured: unknown;
-  /** The resource_link blocks after the JSON (get_requirement and get_test). */
-  links: ResourceLinkBlock[];
 }
+
+/** The tools whose answers carry resource links after their JSON. */
+export const LINKED_TOOLS = ["get_requirement", "get_test"];
 
 /**
  * Calls a tool and checks the envelope every answer shares: a text block with the same JSON,
- * compact, first; then only resource_link blocks, on get_requirement's and get_test's answers.
+ * compact, first; after it only resource_link blocks, and only in get_requirement's and
+ * get_test's successful answers. The links come with the answer.
  */
-export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+export async function callWithLinks(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolAnswer & { links: ResourceLinkBlock[] }> {
   const result = await client.callTool({ name, arguments: args });
   const [first, ...rest] = result.content as { type: string; text: string }[];
   expect(first.type).toBe("text");
@@ -95,8 +101,11 @@ export async function call(client: Client, name: string, args: Record<string, un
   return { isError: result.isError === true, structured: result.structuredContent, links };
 }
 
-/** The tools whose answers carry resource links after their JSON. */
-export const LINKED_TOOLS = ["get_requirement", "get_test"];
+/** callWithLinks without the links: the answer as speky's clients read it. */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+  const { isError, structured } = await callWithLinks(client, name, args);
+  return { isError, structured };
+}
 
 export async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<unknown> {
   const answer = await call(client, name, args);
