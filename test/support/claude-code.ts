@@ -5,7 +5,7 @@
 // ever called: only `claude plugin ...` and `claude mcp list`) and with its non-essential traffic
 // (telemetry, error reports, update checks) switched off.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -28,8 +28,14 @@ export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 function answersVersion(binary: string): boolean {
   if (!existsSync(binary)) return false;
-  const ran = spawnSync(binary, ["--version"], { encoding: "utf8", timeout: 60_000, env: isolatedEnv({ DISABLE_AUTOUPDATER: "1" }) });
-  return ran.status === 0 && ran.stdout.startsWith(`${CLAUDE_CODE_VERSION} `);
+  // Even --version runs with a home of its own: nothing of the user's is read or written.
+  const home = mkdtempSync(path.join(os.tmpdir(), "speky-claude-version-"));
+  try {
+    const ran = spawnSync(binary, ["--version"], { encoding: "utf8", timeout: 60_000, env: claudeEnv(home) });
+    return ran.status === 0 && ran.stdout.startsWith(`${CLAUDE_CODE_VERSION} `);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 }
 
 /** The npm cache of the user running the tests: what it already holds is not downloaded again. */
