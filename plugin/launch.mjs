@@ -1,162 +1,26 @@
 #!/usr/bin/env node
-// The plugin's launcher: `node plugin/launch.mjs mcp|lsp|install [ARGS...]`. It makes sure the
-// plugin's own copy of speky-ts is built (copy.mjs) and then runs speky-mcp or `speky lsp` from
-// it, with stdin and stdout handed over as they are (stdout is the client's channel: nothing
-// here ever writes to it). The first start of a version builds the copy in a detached worker,
-// so a client that gives up waiting (Claude Code's 30 s connect time-out) does not stop the
-// install: its next start finds the copy built. One worker at a time (a lock folder), however
-// many servers start together.
+// The plugin's launcher: `node plugin/launch.mjs COMMAND [ARGS...]`, what .claude-plugin/plugin.json
+// starts. It makes sure the plugin's own copy of speky-ts is built (worker.mjs, copy.mjs), then
+// runs speky-mcp, `speky lsp` or `speky` from it with stdin and stdout handed over as they are:
+// stdout is the client's channel, and nothing here ever writes to it. At a session's start it
+// puts `speky` on the PATH of the session's shell commands and starts the build if needed.
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildCopy, copyDir, copyKey, doneMark, failedMark, InstallError, logFile, STEP_TIMEOUT_MS } from "./copy.mjs";
+import { copyKey, doneMark, InstallError } from "./copy.mjs";
+import { ensureCopy, installWorker, lockHeld, say, startWorker } from "./worker.mjs";
 
-const USAGE = `usage: node plugin/launch.mjs mcp [SPEKY-MCP ARGS...] | lsp [SPEKY LSP ARGS...] | install
-  mcp      speky-mcp on ARGS, default: the project's $SPEKY_MANIFEST, else speky.yaml
-  lsp      speky lsp (manifests found in the workspace)
-  install  build the plugin's copy of speky-ts now (it is built on first start otherwise)
+const USAGE = `usage: node plugin/launch.mjs mcp|lsp|speky|install|session-start [ARGS...]
+  mcp            speky-mcp on ARGS, default: the project's $SPEKY_MANIFEST, else speky.yaml
+  lsp            speky lsp (manifests found in the workspace)
+  speky          the speky command line, in the working folder
+  install        build the plugin's copy of speky-ts now (it is built on first use otherwise)
+  session-start  put speky on the PATH of the session's shell ($CLAUDE_ENV_FILE), start the build if needed
 The copy is built into $CLAUDE_PLUGIN_DATA/copies; the project is $CLAUDE_PROJECT_DIR, else the working folder.`;
 
-/** A lock older than this is taken over: three steps at their bound, and a margin. */
-const STALE_LOCK_MS = 3 * STEP_TIMEOUT_MS + 60_000;
-/** A start waits for the copy this long at most. */
-const MAX_WAIT_MS = STALE_LOCK_MS + 60_000;
-const POLL_MS = 250;
-
-const say = (line) => process.stderr.write(`speky-ts plugin: ${line}\n`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const lockDir = (data) => path.join(data, "install.lock");
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === "EPERM";
-  }
-}
-
-/** Whether a live worker holds the lock; a stale lock (dead owner, or older than the bound) is removed. */
-function lockHeld(data) {
-  const dir = lockDir(data);
-  let owner;
-  try {
-    owner = JSON.parse(readFileSync(path.join(dir, "owner.json"), "utf8"));
-  } catch {
-    // Just made, owner not written yet; or damaged: judged by the folder's age.
-    const stat = statSync(dir, { throwIfNoEntry: false });
-    if (stat === undefined) return false;
-    if (Date.now() - stat.mtimeMs < 10_000) return true;
-    owner = { pid: -1, started: stat.mtimeMs };
-  }
-  if (owner.pid > 0 && alive(owner.pid) && Date.now() - owner.started < STALE_LOCK_MS) return true;
-  rmSync(dir, { recursive: true, force: true });
-  return false;
-}
-
-function takeLock(data) {
-  try {
-    mkdirSync(lockDir(data));
-  } catch (error) {
-    if (error.code === "EEXIST") return false;
-    throw error;
-  }
-  writeFileSync(path.join(lockDir(data), "owner.json"), JSON.stringify({ pid: process.pid, started: Date.now() }));
-  return true;
-}
-
-/** The worker (`--install-worker ROOT DATA KEY`, detached, its output in the log): builds the copy unless another does. */
-async function installWorker(root, data, key) {
-  if (!takeLock(data)) return 0;
-  try {
-    if (existsSync(doneMark(data, key))) return 0;
-    rmSync(failedMark(data, key), { force: true });
-    const started = Date.now();
-    console.error(`building speky-ts ${key} from ${root}`);
-    await buildCopy(root, data, key, 2);
-    console.error(`built in ${Math.round((Date.now() - started) / 1000)} s`);
-    return 0;
-  } catch (error) {
-    const message = error instanceof InstallError ? error.message : (error?.stack ?? String(error));
-    console.error(message);
-    writeFileSync(failedMark(data, key), `${message}\n`);
-    return 1;
-  } finally {
-    rmSync(lockDir(data), { recursive: true, force: true });
-  }
-}
-
-/** Copies what the worker adds to the log onto our stderr, from byte `from`; the new position. */
-function relayLog(file, from) {
-  let fd;
-  try {
-    fd = openSync(file, "r");
-  } catch {
-    return from;
-  }
-  try {
-    const buffer = Buffer.alloc(64 * 1024);
-    let position = from;
-    for (let n; (n = readSync(fd, buffer, 0, buffer.length, position)) > 0; position += n) process.stderr.write(buffer.subarray(0, n));
-    return position;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-// speky:speky-ts#PLUGIN-LAUNCHER
-/** The built copy's folder: at once when built, else after a worker (ours or another start's) built it. */
-async function ensureCopy(root, data) {
-  const key = copyKey(root);
-  if (existsSync(doneMark(data, key))) return copyDir(data, key);
-  mkdirSync(data, { recursive: true });
-  say(`building its copy of speky-ts (${key}) in ${copyDir(data, key)}: once per version, about a minute; log: ${logFile(data)}`);
-  const deadline = Date.now() + MAX_WAIT_MS;
-  let worker = null;
-  let relayed = 0;
-  while (Date.now() < deadline) {
-    if (existsSync(doneMark(data, key))) {
-      relayLog(logFile(data), relayed);
-      say("copy built");
-      return copyDir(data, key);
-    }
-    if (!lockHeld(data)) {
-      if (worker?.exited) {
-        relayLog(logFile(data), relayed);
-        const failed = existsSync(failedMark(data, key))
-          ? readFileSync(failedMark(data, key), "utf8").trim()
-          : `the install stopped (exit ${worker.code})`;
-        throw new InstallError(`could not build speky-ts: ${failed} (log: ${logFile(data)})`);
-      }
-      if (worker === null) {
-        worker = startWorker(root, data, key);
-        relayed = 0;
-      }
-    }
-    relayed = relayLog(logFile(data), relayed);
-    await sleep(POLL_MS);
-  }
-  throw new InstallError(`the copy of speky-ts was not built within ${Math.round(MAX_WAIT_MS / 60_000)} minutes (log: ${logFile(data)})`);
-}
-
-function startWorker(root, data, key) {
-  const log = openSync(logFile(data), "w");
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--install-worker", root, data, key], {
-    detached: true,
-    stdio: ["ignore", log, log],
-    windowsHide: true,
-  });
-  closeSync(log);
-  const state = { exited: false, code: null };
-  child.once("exit", (code) => Object.assign(state, { exited: true, code }));
-  child.once("error", (error) => Object.assign(state, { exited: true, code: error.message }));
-  // The worker outlives us if the client stops us: it is not waited for at exit.
-  child.unref();
-  return state;
-}
+const COMMANDS = ["mcp", "lsp", "speky", "install", "session-start"];
 
 /** Runs `args` on this Node with our stdio, forwarding the signals that stop us; resolves to its exit code. */
 function run(args, cwd) {
@@ -171,10 +35,39 @@ function run(args, cwd) {
   });
 }
 
+/** `'text'` for sh, whatever the text holds. */
+const shQuote = (text) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+// speky:speky-ts#PLUGIN-SESSION-PATH
+/**
+ * The SessionStart hook: `${DATA}/bin/speky` (a shim running `launch.mjs speky` on this Node,
+ * from this plugin folder) and, when Claude Code names an environment file, an export line
+ * putting that folder first on the PATH of the session's shell commands; then the build started
+ * in the background when the copy is missing. Quick, and silent on stdout (a hook's stdout is
+ * shown to the model); a failure here never fails the session.
+ */
+function sessionStart(root, data) {
+  const bin = path.join(data, "bin");
+  mkdirSync(bin, { recursive: true });
+  const launcher = fileURLToPath(import.meta.url);
+  const variables = `CLAUDE_PLUGIN_ROOT=${shQuote(root)} CLAUDE_PLUGIN_DATA=${shQuote(data)}`;
+  const shim = path.join(bin, "speky");
+  writeFileSync(
+    shim,
+    `#!/bin/sh\n# The speky-ts plugin's speky, written at each session's start.\n${variables} exec ${shQuote(process.execPath)} ${shQuote(launcher)} speky "$@"\n`,
+  );
+  chmodSync(shim, 0o755);
+  const envFile = process.env.CLAUDE_ENV_FILE;
+  if (envFile && process.platform !== "win32") appendFileSync(envFile, `export PATH=${shQuote(bin)}:"$PATH"\n`);
+  const key = copyKey(root);
+  if (!existsSync(doneMark(data, key)) && !lockHeld(data)) startWorker(root, data, key);
+  return 0;
+}
+
 async function main(argv) {
   if (argv[0] === "--install-worker") return installWorker(argv[1], argv[2], argv[3]);
   const [command, ...args] = argv;
-  if (!["mcp", "lsp", "install"].includes(command)) {
+  if (!COMMANDS.includes(command)) {
     console.error(USAGE);
     return 2;
   }
@@ -183,10 +76,18 @@ async function main(argv) {
     return 1;
   }
   const root = path.resolve(process.env.CLAUDE_PLUGIN_ROOT || path.join(path.dirname(fileURLToPath(import.meta.url)), ".."));
-  const data = process.env.CLAUDE_PLUGIN_DATA;
+  const data = process.env.CLAUDE_PLUGIN_DATA ? path.resolve(process.env.CLAUDE_PLUGIN_DATA) : "";
   if (!data) {
-    say("CLAUDE_PLUGIN_DATA is not set: the folder to build speky-ts into (Claude Code sets it for a plugin's servers)");
+    say("CLAUDE_PLUGIN_DATA is not set: the folder to build speky-ts into (Claude Code sets it for a plugin's servers and hooks)");
     return 2;
+  }
+  if (command === "session-start") {
+    try {
+      return sessionStart(root, data);
+    } catch (error) {
+      say(`session start: ${error instanceof InstallError ? error.message : (error?.stack ?? String(error))}`);
+      return 0;
+    }
   }
   const project = path.resolve(process.env.CLAUDE_PROJECT_DIR || process.cwd());
   let serverArgs = args;
@@ -202,18 +103,23 @@ async function main(argv) {
   }
   let copy;
   try {
-    copy = await ensureCopy(path.resolve(root), path.resolve(data));
+    copy = await ensureCopy(root, data);
   } catch (error) {
     say(error instanceof InstallError ? error.message : (error?.stack ?? String(error)));
     return 1;
   }
-  if (command === "install") {
-    say(`speky-ts is built in ${copy}`);
-    return 0;
+  switch (command) {
+    case "install":
+      say(`speky-ts is built in ${copy}`);
+      return 0;
+    case "mcp":
+      return run([path.join(copy, "bin/speky-mcp.js"), ...serverArgs], project);
+    case "lsp":
+      return run([path.join(copy, "bin/speky.js"), "lsp", ...serverArgs], project);
+    default:
+      // The shell's own folder: `speky check` reads paths relative to where it is typed.
+      return run([path.join(copy, "bin/speky.js"), ...args], process.cwd());
   }
-  const program =
-    command === "mcp" ? [path.join(copy, "bin/speky-mcp.js"), ...serverArgs] : [path.join(copy, "bin/speky.js"), "lsp", ...serverArgs];
-  return run(program, project);
 }
 
 process.exitCode = await main(process.argv.slice(2));

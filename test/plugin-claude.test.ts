@@ -57,6 +57,7 @@ describe(`the plugin in Claude Code ${CLAUDE_CODE_VERSION}`, () => {
     expect(report.manifest).toMatchObject({ type: "marketplace", errors: [], warnings: [] });
     expect(report.provides.mcpServers).toEqual([{ name: "speky", type: "stdio", target: "node", args: [LAUNCH_ARG, "mcp"] }]);
     expect(report.provides.lspServers).toEqual([{ name: "speky", command: "node", args: [LAUNCH_ARG, "lsp"] }]);
+    expect(report.provides.hooks).toEqual([{ event: "SessionStart", type: "command", command: `node "${LAUNCH_ARG}" session-start` }]);
     expect(report.provides.skills).toEqual([
       "speky-ts:review-change",
       "speky-ts:start-specification",
@@ -84,10 +85,11 @@ describe(`the plugin in Claude Code ${CLAUDE_CODE_VERSION}`, () => {
     expect(listed.find((p) => p.id === "speky-ts@speky-ts")).toMatchObject({ enabled: true, version });
   });
 
-  it("lists its skills, its MCP server and its LSP server in claude plugin details", async () => {
+  it("lists its skills, its hook, its MCP server and its LSP server in claude plugin details", async () => {
     const details = await run(["plugin", "details", "speky-ts"], project);
     expect(details.status, details.stdout + details.stderr).toBe(0);
     expect(details.stdout).toMatch(/^ {2}Skills \(4\) {2}review-change, start-specification, trace-to-ids, write-test-plans$/m);
+    expect(details.stdout).toMatch(/^ {2}Hooks \(1\)/m);
     expect(details.stdout).toMatch(/^ {2}MCP servers \(1\) {2}speky\b/m);
     expect(details.stdout).toMatch(/^ {2}LSP servers \(1\) {2}speky\b/m);
   });

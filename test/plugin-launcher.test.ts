@@ -142,6 +142,36 @@ describe("the plugin's launcher", () => {
     }
   });
 
+  it("puts speky on the PATH of the session's shell at its start, silently, the shim running the copy's speky", () => {
+    const envFile = path.join(tempDir("speky-launcher-env-"), "session.sh");
+    const hook = launch(["session-start"], launcherEnv({ CLAUDE_ENV_FILE: envFile }));
+    expect(hook.status, hook.stderr).toBe(0);
+    // A SessionStart hook's stdout goes to the model: nothing there.
+    expect(hook.stdout).toBe("");
+    const bin = path.join(data, "bin");
+    expect(readFileSync(envFile, "utf8")).toBe(`export PATH='${bin}':"$PATH"\n`);
+    // As Claude Code runs a shell command of the session: the file sourced first, in the project.
+    const shell = spawnSync("sh", ["-c", `. '${envFile}' && speky --version && speky check speky.yaml`], {
+      cwd: project,
+      env: launcherEnv({ CLAUDE_PLUGIN_ROOT: "", CLAUDE_PLUGIN_DATA: "" }),
+      encoding: "utf8",
+    });
+    expect(shell.status, shell.stderr).toBe(0);
+    expect(shell.stdout).toBe("speky 0.1.0\n0 errors, 0 warnings in 5 files\n");
+  });
+
+  it("starts the build at a session's start when the copy is missing, and never fails the session", async () => {
+    const broken = pluginFolder(path.join(tempDir("speky-launcher-broken-"), "speky-ts"));
+    writeFileSync(path.join(broken, "package-lock.json"), "{ not json");
+    const own = tempDir("speky-launcher-data-");
+    const hook = launch(["session-start"], launcherEnv({ CLAUDE_PLUGIN_ROOT: broken, CLAUDE_PLUGIN_DATA: own }));
+    expect(hook.status).toBe(0);
+    expect(hook.stdout).toBe("");
+    // The worker it started runs on: here it fails at npm ci, and says so in its mark.
+    await until(() => readdirSync(own).some((f) => f.startsWith("failed-")), 120_000);
+    expect(existsSync(path.join(own, "bin/speky"))).toBe(true);
+  });
+
   it("refuses to serve a project with no speky.yaml, saying so, and builds nothing", () => {
     const empty = tempDir("speky-launcher-empty-");
     const own = tempDir("speky-launcher-data-");

@@ -20,10 +20,13 @@ describe("the plugin's manifests", () => {
     expect(marketplace.plugins).toEqual([expect.objectContaining({ name: plugin.name, source: "./" })]);
   });
 
-  it("start both servers through the launcher, which exists", () => {
+  it("start both servers and the session hook through the launcher, which exists", () => {
     const launcher = ["$", "{CLAUDE_PLUGIN_ROOT}/plugin/launch.mjs"].join("");
     expect(plugin.mcpServers).toEqual({ speky: { command: "node", args: [launcher, "mcp"] } });
     expect(plugin.lspServers.speky).toMatchObject({ command: "node", args: [launcher, "lsp"] });
+    expect(plugin.hooks).toEqual({
+      SessionStart: [{ hooks: [{ type: "command", command: `node "${launcher}" session-start`, timeout: 30 }] }],
+    });
     expect(existsSync(path.join(REPO, "plugin/launch.mjs"))).toBe(true);
   });
 
