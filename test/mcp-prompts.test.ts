@@ -222,11 +222,21 @@ describe("resource links on a large item", () => {
       `kind: requirements\ncategory: c\nrequirements:\n  - id: R/1\n    short: ${"s".repeat(300)}\n    long: r\n`,
     );
     writeFileSync(path.join(dir, "specs/tests.yaml"), `kind: tests\ncategory: c\ntests:\n${tests.join("")}`);
-    writeFileSync(path.join(dir, "speky.yaml"), "kind: project\nname: big\nfiles: [specs/*.yaml]\n");
+    // And seven sub-projects: eight manifests' names, more than a prompt spells out.
+    mkdirSync(path.join(dir, "subs"));
+    for (let i = 0; i < 7; i++) writeFileSync(path.join(dir, `subs/s${i}.yaml`), `kind: project\nname: sub${i}\nfiles: []\n`);
+    writeFileSync(path.join(dir, "speky.yaml"), "kind: project\nname: big\nfiles: [specs/*.yaml, subs/*.yaml]\n");
     big = await connect(["speky.yaml", "--no-watch"], { cwd: dir });
   });
   afterAll(async () => {
     await big?.close();
+  });
+
+  it("spell out five manifests' tag forms in a prompt, and count the rest", async () => {
+    const { messages } = await big.client.getPrompt({ name: "start-specification", arguments: {} });
+    expect((messages[0].content as { text: string }).text).toContain(
+      "`speky:big#<ID>` or `speky:sub0#<ID>` or `speky:sub1#<ID>` or `speky:sub2#<ID>` or `speky:sub3#<ID>` or another of the 8 manifests' names",
+    );
   });
 
   it("give at most 100 links, the JSON naming every test, titles cut at 200 characters", async () => {

@@ -34,11 +34,16 @@ const tags: Completer = (m, typed) => completeFrom(listOf(m, "tags"), typed);
 const files: Completer = (m, typed) => completeFrom(listOf(m, "files"), typed);
 const requirements: Completer = (m, typed, context) => completeFrom(requirementIdsIn(m, context.category), typed);
 
-/** `speky:<name>#ID`, for the manifests served (the first one's name in examples). */
+/** Manifest names a prompt spells out, at most (a monorepo may serve hundreds). */
+const TAG_FORMS = 5;
+
+/** `speky:<name>#<ID>` for the manifests served, the first TAG_FORMS of them. */
 function tagForm(model: Model): string {
   const names = [...new Set(model.manifests.map((m) => m.name))];
   if (names.length === 0) return "`speky:<project>#<ID>` (<project> is the manifest's name)";
-  return `${names.map((n) => `\`speky:${shown(n)}#<ID>\``).join(" or ")} (the manifest's name, then the ID)`;
+  const forms = names.slice(0, TAG_FORMS).map((n) => `\`speky:${shown(n)}#<ID>\``);
+  const more = names.length > TAG_FORMS ? ` or another of the ${names.length} manifests' names` : "";
+  return `${forms.join(" or ")}${more} (the manifest's name, then the ID)`;
 }
 
 function refuse(message: string): never {
