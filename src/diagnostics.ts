@@ -13,6 +13,24 @@ export interface Diagnostic {
   message: string;
 }
 
+/** Absolute paths of diagnostics' files, where known: kept apart, so no output can carry them. */
+const absolutePaths = new WeakMap<Diagnostic, string>();
+
+/**
+ * Records the absolute path of the file `d` is about. `file` stays the displayed path (the
+ * model's, relative to a manifest root); a command that prints paths relative to another
+ * folder (the working directory, the repository root) converts from this one.
+ */
+export function locatedAt<T extends Diagnostic>(d: T, absPath: string): T {
+  absolutePaths.set(d, absPath);
+  return d;
+}
+
+/** The absolute path recorded by locatedAt, if any (a copy made by spreading has none). */
+export function absolutePathOf(d: Diagnostic): string | undefined {
+  return absolutePaths.get(d);
+}
+
 /** Characters that end a line (or steer a terminal) somewhere: C0, DEL, C1, U+2028, U+2029. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };

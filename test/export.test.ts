@@ -4,6 +4,7 @@ import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
+import { connect, ok } from "./support/mcp.js";
 import { gitTree } from "./support/myst.js";
 import { REPO, runSpeky, tempDir } from "./support/process.js";
 
@@ -49,6 +50,33 @@ describe("speky export", () => {
     expect(run.stdout).not.toContain(dir);
   });
 
+  // speky:speky-ts#TRESULTS-EXPORT
+  it("adds the verification of every test plan and requirement when results are given, as the MCP answers say it", async () => {
+    const run = runSpeky(["export", "fixtures/results/speky.yaml", "--no-cache"], REPO);
+    expect(run.stderr).toBe("");
+    const doc = JSON.parse(run.stdout);
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    const { verification } = doc;
+    expect(verification.results).toMatchObject({ testcases_read: 122, testcases_matched: 112, testcases_unmatched: 10 });
+    expect(verification.results.files).toHaveLength(12);
+    expect(Object.keys(verification.tests).sort()).toEqual(doc.tests.map((t: { id: string }) => t.id).sort());
+    expect(Object.keys(verification.requirements).sort()).toEqual(doc.requirements.map((r: { id: string }) => r.id).sort());
+    // The same words as get_test and get_requirement for the same IDs.
+    const session = await connect(["fixtures/results/speky.yaml", "--no-watch"]);
+    try {
+      for (const id of Object.keys(verification.tests).slice(0, 5)) {
+        const answer = (await ok(session.client, "get_test", { id })) as { verification: unknown };
+        expect(answer.verification, id).toEqual(verification.tests[id]);
+      }
+      for (const id of Object.keys(verification.requirements).slice(0, 5)) {
+        const answer = (await ok(session.client, "get_requirement", { id })) as { verification: unknown };
+        expect(answer.verification, id).toEqual(verification.requirements[id]);
+      }
+    } finally {
+      await session.close();
+    }
+  });
+
   // speky:speky-ts#TEXPORT-DETERMINISTIC
   it("gives the same bytes on every run, in any folder, on stdout and with --out", () => {
     const [a, b] = [gitTree("shop"), gitTree("shop")];
@@ -62,12 +90,22 @@ describe("speky export", () => {
     const dir = gitTree("shop");
     const doc = JSON.parse(runSpeky(["export"], dir).stdout);
     const verification = {
-      results: { files: ["junit.xml"] },
+      results: {
+        files: [{ file: "junit.xml", timestamp: "2026-12-01T14:02:00Z", testcases: 3 }],
+        last_run: "2026-12-01T14:02:00Z",
+        testcases_read: 3,
+        testcases_matched: 2,
+        testcases_unmatched: 1,
+      },
       tests: { "U-CART": { status: "passed", runs: [{ file: "src/tests/test_cart.py", line: 5, symbol: "test_add", status: "passed" }] } },
-      requirements: { "CORE-3": { status: "partially_verified" } },
+      requirements: {
+        "CORE-3": { status: "partially_verified", passed: ["U-CART"], failed: [], incomplete: [], not_run: [], manual: ["T-API-1"] },
+      },
     };
     expect(validate({ ...doc, verification })).toBe(true);
     expect(validate({ ...doc, verification: { tests: {} } })).toBe(false);
+    // Every member is what the answers carry, nothing else: a status outside the contract fails.
+    expect(validate({ ...doc, verification: { ...verification, tests: { X: { status: "green", runs: [] } } } })).toBe(false);
     const { coverage: _, ...withoutCoverage } = doc;
     expect(validate(withoutCoverage)).toBe(false);
   });
@@ -88,6 +126,6 @@ describe("speky export", () => {
     expect(existsSync(path.join(bad, "model.json"))).toBe(false);
     const none = runSpeky(["export"], tempDir());
     expect(none.status).toBe(2);
-    expect(none.stderr).toContain("no speky.yaml here");
+    expect(none.stderr).toContain("no ./speky.yaml, and no manifest (kind: project) under this folder");
   });
 });

@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { mdText } from "../src/report/markdown.js";
+import { mdText } from "../src/report/markdown-text.js";
 import { placeItems } from "../src/report/names.js";
 import { runSpeky, tempDir } from "./support/process.js";
 import { reportFixture } from "./support/report.js";
@@ -48,10 +48,10 @@ describe("speky report", () => {
 
   it("documents the command in --help and rejects bad usage with exit 2", () => {
     const help = runSpeky(["--help"]);
-    expect(help.stdout).toContain("speky report PATH... [--out DIR] [--format html|markdown]");
-    const noPath = runSpeky(["report"]);
+    expect(help.stdout).toContain("speky report [PATH...] [--out DIR] [--format html|markdown]");
+    const noPath = runSpeky(["report"], tempDir());
     expect(noPath.status).toBe(2);
-    expect(noPath.stderr).toContain("report needs at least one manifest or spec file");
+    expect(noPath.stderr).toContain("no manifest named, no ./speky.yaml");
     const badFormat = runSpeky(["report", "x.yaml", "--format", "pdf"]);
     expect(badFormat.status).toBe(2);
     expect(badFormat.stderr).toContain("must be one of html, markdown, not 'pdf'");

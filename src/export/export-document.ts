@@ -9,6 +9,14 @@ import type { Comment, Manifest, Requirement, SourceLocation, Test } from "../lo
 import { type CoverageBucket, coverageOf, coverageScope, isAutomated } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
 import { danglingDiagnostics } from "../model/problems.js";
+import {
+  type RequirementVerificationView,
+  type ResultsMetadata,
+  requirementVerificationView,
+  resultsMetadata,
+  type TestVerificationView,
+  testVerificationView,
+} from "../model/verification-views.js";
 import type { CodeReference } from "../scan/types.js";
 import { VERSION } from "../version.js";
 
@@ -18,7 +26,7 @@ export interface ExportOptions {
    * written as the document's `verification` member, which the schema declares optional.
    * Absent: the member is left out and the document is what it was before results existed.
    */
-  verification?: unknown;
+  verification?: ExportedVerification;
 }
 
 const location = (loc: SourceLocation) => ({ file: loc.file, line: loc.line, column: loc.column });
@@ -110,6 +118,23 @@ function coverage(model: Model) {
 }
 
 const diagnostic = (d: Diagnostic) => ({ file: d.file, line: d.line, column: d.column, severity: d.severity, message: d.message });
+
+export interface ExportedVerification {
+  results: ResultsMetadata;
+  tests: Record<string, TestVerificationView>;
+  requirements: Record<string, RequirementVerificationView>;
+}
+
+// speky:speky-ts#RESULTS-EXPORT
+/** The model's verification as the export writes it (the MCP answers' shapes, by ID), if any. */
+export function exportedVerification(model: Model): ExportedVerification | undefined {
+  if (!model.verification) return undefined;
+  return {
+    results: resultsMetadata(model.verification),
+    tests: Object.fromEntries(model.specs.tests.map((t) => [t.id, testVerificationView(model, t.id)!])),
+    requirements: Object.fromEntries(model.specs.requirements.map((r) => [r.id, requirementVerificationView(model, r.id)!])),
+  };
+}
 
 export function exportDocument(model: Model, loaderDiagnostics: readonly Diagnostic[], options: ExportOptions = {}) {
   const problems = [...danglingDiagnostics(model), ...model.scanDiagnostics, ...loaderDiagnostics].sort(compareDiagnostics);

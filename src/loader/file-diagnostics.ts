@@ -1,4 +1,4 @@
-import type { Diagnostic, Severity } from "../diagnostics.js";
+import { type Diagnostic, locatedAt, type Severity } from "../diagnostics.js";
 import type { Pos } from "./node.js";
 
 /** Collects the diagnostics of one file, all cited with that file's displayed path. */
@@ -9,6 +9,8 @@ export class FileDiagnostics {
   constructor(
     readonly file: string,
     private readonly sink: Diagnostic[],
+    /** Absolute path of the file, recorded on each diagnostic (diagnostics.ts locatedAt). */
+    readonly path?: string,
   ) {}
 
   error(at: Pos | null, message: string): void {
@@ -21,13 +23,8 @@ export class FileDiagnostics {
 
   private add(severity: Severity, at: Pos | null, message: string): void {
     if (severity === "error") this.errors++;
-    this.sink.push({
-      file: this.file,
-      line: at?.line ?? 0,
-      column: at?.column ?? 0,
-      severity,
-      message: oneLine(message),
-    });
+    const d: Diagnostic = { file: this.file, line: at?.line ?? 0, column: at?.column ?? 0, severity, message: oneLine(message) };
+    this.sink.push(this.path === undefined ? d : locatedAt(d, this.path));
   }
 }
 

@@ -1,9 +1,10 @@
 // `source_links` of a manifest, with `auto` read from git as speky reads it.
 import { execFile } from "node:child_process";
 import path from "node:path";
+import { quote } from "../quote.js";
 import type { SourceLinks } from "./types.js";
 
-export type LinksResult = { links: SourceLinks } | { problem: string };
+export type LinksResult = { links: SourceLinks; warning?: string } | { problem: string };
 
 /** `git@host:org/repo.git` to `https://host/org/repo`, as speky writes remote URLs. */
 export function normalizeRemoteUrl(url: string): string {
@@ -21,15 +22,34 @@ export async function resolveSourceLinks(url: string, branch: string, dir: strin
     git(dir, "rev-parse", "--show-cdup"),
   ]);
   if ("error" in remote) return { problem: `cannot read the git remote URL (${remote.error})` };
-  if ("error" in head) return { problem: `cannot read the current git branch (${head.error})` };
   if ("error" in cdup) return { problem: `cannot find the git work tree (${cdup.error})` };
-  return {
-    links: {
-      url: url === "auto" ? normalizeRemoteUrl(remote.out) : url,
-      branch: head.out,
-      gitRoot: path.resolve(dir, cdup.out),
-    },
+  // A repository with no commit yet has no HEAD to read: the branch its first commit goes to.
+  const unborn = "error" in head ? await unbornBranch(dir) : null;
+  if ("error" in head && unborn === null) return { problem: `cannot read the current git branch (${head.error})` };
+  const links = {
+    url: url === "auto" ? normalizeRemoteUrl(remote.out) : url,
+    branch: unborn ?? (head as { out: string }).out,
+    gitRoot: path.resolve(dir, cdup.out),
   };
+  if (unborn === null) return { links };
+  return { links, warning: `the git repository has no commit yet; links use the branch ${quote(unborn)}, where its first commit goes` };
+}
+
+// speky:speky-ts#SPEC-LINKS-UNBORN
+/**
+ * The branch of a repository without commits: the one HEAD names (git init set it from
+ * init.defaultBranch, or -b), else init.defaultBranch, else `main`; null when HEAD is not
+ * unborn (not a git repository, or another failure).
+ */
+async function unbornBranch(dir: string): Promise<string | null> {
+  const [symbolic, any] = await Promise.all([
+    git(dir, "symbolic-ref", "--short", "-q", "HEAD"),
+    git(dir, "rev-parse", "-q", "--verify", "HEAD"),
+  ]);
+  if ("out" in any) return null;
+  if ("out" in symbolic && symbolic.out !== "") return symbolic.out;
+  const configured = await git(dir, "config", "--get", "init.defaultBranch");
+  return "out" in configured && configured.out !== "" ? configured.out : "main";
 }
 
 function git(cwd: string, ...args: string[]): Promise<{ out: string } | { error: string }> {

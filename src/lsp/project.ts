@@ -8,7 +8,7 @@ import { LiveModel, type ScanProgress } from "../live/live-model.js";
 import { readSpecFile } from "../loader/files.js";
 import type { Item } from "../loader/types.js";
 import type { Model } from "../model/model.js";
-import type { RawTag } from "../scan/engine.js";
+import type { RawTag } from "../scan/engine/index.js";
 import { type Definition, indexSpecText, type SpecFileIndex } from "./spec-index.js";
 
 /** A code reference as the editor needs it: where the tag is written. */
@@ -66,6 +66,8 @@ export class Project extends EventEmitter<ProjectEvents> {
     readonly cwd: string,
     private readonly openText: (abs: string) => OpenText | undefined,
     private readonly watch = true,
+    /** `--results` globs (absolute). */
+    private readonly results: string[] = [],
   ) {
     super();
   }
@@ -107,7 +109,7 @@ export class Project extends EventEmitter<ProjectEvents> {
     // The specs are served as soon as they load; the code is scanned after, in the background.
     const { live, diagnostics } = await LiveModel.open(
       this.paths,
-      { cwd: this.cwd },
+      { cwd: this.cwd, results: this.results },
       { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScanUntil(process.env.SPEKY_LSP_HOLD_SCAN) },
     );
     if (!live) {

@@ -23,6 +23,8 @@ export interface ServerOptions {
   manifests: string[];
   /** Watch the files (tests of a fixed tree may turn it off). */
   watch?: boolean;
+  /** `--results` globs of JUnit XML files, absolute. */
+  results?: string[];
 }
 
 /** A status notification that tests and curious clients can follow; others ignore `$/`. */

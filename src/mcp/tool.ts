@@ -14,8 +14,18 @@ import { CursorError, Listing, materialize, pageOf, pagingInput, pagingOutput, s
 import { withLinks } from "./resource-links.js";
 import { awaitScan, needsScan, PARTIAL_META_KEY, partialNote, scanWaitMs, type WaitContext } from "./scan-wait.js";
 
-/** A domain error (unknown ID, tag or category, wrong kind): answered, never thrown to the protocol. */
-export class ToolError extends Error {}
+/**
+ * A domain error (unknown ID, tag or category, wrong kind): answered, never thrown to the
+ * protocol; `didYouMean`, when one is close, goes beside the exact text as `did_you_mean`.
+ */
+export class ToolError extends Error {
+  constructor(
+    message: string,
+    readonly didYouMean: string | null = null,
+  ) {
+    super(message);
+  }
+}
 
 export interface ToolSpec<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
@@ -36,6 +46,8 @@ export interface ToolSpec<I extends z.ZodRawShape = z.ZodRawShape, O extends z.Z
   links?(model: Model, args: Record<string, unknown>): ResourceLink[];
   // Method syntax on purpose: tools with different argument types fit one list.
   run(model: Model, args: z.objectOutputType<I, z.ZodTypeAny>, state: LiveState): z.objectOutputType<O, z.ZodTypeAny>;
+  /** A tool whose answer needs more than the model (git, a revision's files): answered by this instead of run, never memoized. */
+  runAsync?(args: z.objectOutputType<I, z.ZodTypeAny>, state: LiveState): Promise<z.objectOutputType<O, z.ZodTypeAny>>;
 }
 
 export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(spec: ToolSpec<I, O>): ToolSpec<I, O> {
@@ -64,8 +76,9 @@ export function success(content: object): CallToolResult {
   };
 }
 
-export function failure(message: string): CallToolResult {
-  const content = { error: message };
+// speky:speky-ts#MCP-DID-YOU-MEAN
+export function failure(message: string, didYouMean: string | null = null): CallToolResult {
+  const content = didYouMean === null ? { error: message } : { error: message, did_you_mean: didYouMean };
   return { ...success(content), isError: true };
 }
 
@@ -73,7 +86,7 @@ function compute(spec: ToolSpec, state: LiveState, args: Record<string, unknown>
   try {
     return success(spec.run(state.model, args, state));
   } catch (error) {
-    if (error instanceof ToolError) return failure(error.message);
+    if (error instanceof ToolError) return failure(error.message, error.didYouMean);
     throw error;
   }
 }
@@ -88,7 +101,7 @@ function computeListing(spec: ToolSpec, state: LiveState, args: Record<string, u
   try {
     return new Listing(spec.run(state.model, args, state) as Record<string, unknown>);
   } catch (error) {
-    if (error instanceof ToolError) return failure(error.message);
+    if (error instanceof ToolError) return failure(error.message, error.didYouMean);
     throw error;
   }
 }
@@ -117,7 +130,22 @@ export function runTool(spec: ToolSpec, state: LiveState, args: Record<string, u
     : spec.live
       ? compute(spec, state, args)
       : cachedAnswer(state.model, `${spec.name}\0${JSON.stringify(args)}`, () => compute(spec, state, args));
-  const result = spec.links ? withLinks(answer, spec.links(state.model, args)) : answer;
+  return withNotes(spec, state, spec.links ? withLinks(answer, spec.links(state.model, args)) : answer);
+}
+
+/** Answers a call of a tool with runAsync. */
+export async function runAsyncTool(spec: ToolSpec, state: LiveState, args: Record<string, unknown>): Promise<CallToolResult> {
+  let result: CallToolResult;
+  try {
+    result = success(await spec.runAsync!(args, state));
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    result = failure(error.message);
+  }
+  return withNotes(spec, state, result);
+}
+
+function withNotes(spec: ToolSpec, state: LiveState, result: CallToolResult): CallToolResult {
   const notes: Record<string, string> = {};
   const stale = staleNote(state);
   if (stale !== null) notes[STALE_META_KEY] = stale;
@@ -127,9 +155,9 @@ export function runTool(spec: ToolSpec, state: LiveState, args: Record<string, u
   return Object.keys(notes).length === 0 ? result : { ...result, _meta: { ...result._meta, ...notes } };
 }
 
-// The outputSchema is published by our own tools/list (tool-list.ts), not given to McpServer:
-// McpServer would re-check every result with zod, which costs more than the call itself on
-// the large answers (tens of milliseconds for 10,000 summaries). The e2e suites check every
+// The outputSchema is published by our own tools/list (sdk/tool-list.ts), not given to McpServer:
+// McpServer would re-check every result with zod, which costs as much as a repeated call on
+// the large answers (sdk/pin.ts, departure 4). The e2e suites check every
 // answer against the published schema instead, through the SDK client.
 export function registerTool(server: McpServer, getState: () => LiveState, spec: ToolSpec): void {
   server.registerTool(
@@ -143,7 +171,7 @@ export function registerTool(server: McpServer, getState: () => LiveState, spec:
     async (args: Record<string, unknown>, extra: WaitContext) => {
       relieveHeap();
       const state = needsScan(spec.name) ? await awaitScan(getState, extra, scanWaitMs()) : getState();
-      return runTool(spec, state, args);
+      return spec.runAsync ? runAsyncTool(spec, state, args) : runTool(spec, state, args);
     },
   );
 }

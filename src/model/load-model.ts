@@ -3,6 +3,7 @@
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import { loadSpecs } from "../loader/load.js";
 import type { LoadOptions, Manifest, SpecSet } from "../loader/types.js";
+import { type ResultsSources, resultsGiven } from "../results/sources.js";
 import type { ScanOptions } from "../scan/scan.js";
 import type { ScanTarget } from "../scan/types.js";
 import { buildModel, type Model } from "./model.js";
@@ -20,6 +21,7 @@ export function scanTargets(manifests: readonly Manifest[], ignore = true): Scan
     root: m.root,
     patterns: m.code_sources,
     sites: m.code_source_sites,
+    sitesPath: m.absFile,
     boundary: m.boundary,
     ignore,
     ...(m.source_links ? { source_links: m.source_links } : {}),
@@ -29,16 +31,18 @@ export function scanTargets(manifests: readonly Manifest[], ignore = true): Scan
 export interface ModelOptions extends LoadOptions {
   /** Restrict the scan to these absolute file paths (pre-commit mode); undefined: scan everything. */
   onlyFiles?: string[];
-  /** Use the persistent scan cache (src/scan/cache.ts); default true, false for `--no-cache`. */
+  /** Use the persistent scan cache (src/scan/cache/cache.ts); default true, false for `--no-cache`. */
   cache?: boolean;
   /** Hears why the scan cache was not used or not written (--verbose). */
   cacheNote?: (line: string) => void;
   /** Skip git-ignored code sources; default true, false for `--no-ignore`. */
   ignore?: boolean;
+  /** `--results` globs of JUnit XML files, relative to `cwd` (added to the manifests' test_results). */
+  results?: string[];
 }
 
 /** How a long-running process scans: sharing its thread, reporting progress (src/live). */
-export type ScanHooks = Pick<ScanOptions, "cooperative" | "onProgress" | "afterWalk" | "oneShot">;
+export type ScanHooks = Pick<ScanOptions, "cooperative" | "onProgress" | "afterWalk">;
 
 /** The scan of loaded specs' code sources, merged into their model. */
 export async function scanSpecs(specs: SpecSet, options: ModelOptions = {}, hooks: ScanHooks = {}): Promise<Model> {
@@ -50,7 +54,27 @@ export async function scanSpecs(specs: SpecSet, options: ModelOptions = {}, hook
     cache: options.cache ?? true,
     cacheNote: options.cacheNote,
   });
-  return buildModel(specs, scanned);
+  return withResults(buildModel(specs, scanned), options);
+}
+
+/** Where a model's results come from: its manifests' test_results and the command line's globs. */
+export function resultsSources(specs: SpecSet, options: ModelOptions): ResultsSources {
+  return {
+    manifests: specs.manifests,
+    globs: options.results ?? [],
+    cwd: options.cwd ?? process.cwd(),
+    allowOutside: options.allowOutside,
+  };
+}
+
+// speky:speky-ts#RESULTS-MODEL
+/** The model with its verification when results are given; else the model itself, unchanged. */
+export async function withResults(model: Model, options: ModelOptions): Promise<Model> {
+  const sources = resultsSources(model.specs, options);
+  if (!resultsGiven(sources)) return model;
+  // Loaded only when results are given: a tree without them never loads the XML parser.
+  const [{ readResults }, { withVerification }] = await Promise.all([import("../results/read-results.js"), import("./verification.js")]);
+  return withVerification(model, await readResults(sources));
 }
 
 export async function loadModel(paths: string[], options: ModelOptions = {}, hooks: ScanHooks = {}): Promise<ModelResult> {

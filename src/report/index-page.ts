@@ -8,6 +8,7 @@ import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js
 import { esc, jsonForScript } from "./escape.js";
 import { bucketBadge, plural, requirementHref } from "./fragments.js";
 import { page } from "./layout.js";
+import { verificationSection } from "./verification.js";
 
 function generatedLine(data: ReportData): string {
   const { time, commit } = data.generation;
@@ -140,9 +141,18 @@ export function indexPage(data: ReportData): string {
     `<h1>${esc(data.title)} <span class="sub">traceability report</span></h1>\n${generatedLine(data)}\n` +
     `<section aria-labelledby="summary"><h2 id="summary">Summary</h2>${counts}</section>\n` +
     `<section aria-labelledby="coverage"><h2 id="coverage">Coverage</h2>${coverageSection(data)}</section>\n` +
+    verificationSection(data) +
     `<section aria-labelledby="requirements"><h2 id="requirements">Requirements</h2>\n${filters(data)}\n` +
     `<p id="status" class="status" role="status" aria-live="polite">${plural(data.requirements.length, "requirement")}${shownNote(data)}</p>\n` +
     `${requirementsTable(data)}\n<p class="more"><button type="button" id="show-more" hidden>Show more</button></p>\n` +
     `<script type="application/json" id="report-data">${searchData(data)}</script>\n</section>`;
-  return page({ title: `${data.title} — traceability report`, root: "", section: "index", body, scripts: ["index.js"], problems });
+  return page({
+    title: `${data.title} — traceability report`,
+    root: "",
+    section: "index",
+    body,
+    scripts: ["index.js"],
+    problems,
+    changes: data.changes !== undefined,
+  });
 }

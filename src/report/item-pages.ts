@@ -6,6 +6,7 @@ import { problemCount, type ReportData } from "./data.js";
 import { esc } from "./escape.js";
 import { automationBadge, bucketBadge, codeTable, comments, idList, itemLink, section, steps, testHref, text } from "./fragments.js";
 import { page } from "./layout.js";
+import { requirementStatusFact, testStatusBadge, testStatusFact } from "./verification.js";
 
 const ROOT = "../";
 
@@ -34,7 +35,7 @@ function testsOfRequirement(data: ReportData, req: Requirement, anchor: string):
       const initial = t.initial ? `<p><span class="label">Initial state</span> <span class="text">${esc(t.initial)}</span></p>` : "";
       return (
         `<div class="test" role="group" aria-labelledby="${anchor}:test-${i}"><h4 id="${anchor}:test-${i}"><a class="id" href="${testHref(data, t.id, ROOT)}">${esc(t.id)}</a>${short} ` +
-        `${automationBadge(data.automated.get(t.id) ?? false)}</h4>${initial}${steps(t.steps)}</div>`
+        `${automationBadge(data.automated.get(t.id) ?? false)}${testStatusBadge(data, t.id)}</h4>${initial}${steps(t.steps)}</div>`
       );
     })
     .join("\n");
@@ -49,6 +50,7 @@ function requirementArticle(data: ReportData, req: Requirement, here: string): s
   const facts =
     fact("Category", esc(req.category)) +
     fact("Coverage", bucketBadge(data.bucketOf.get(req.id)!)) +
+    requirementStatusFact(data, req.id) +
     fact("Tags", tags) +
     (req.project !== null ? fact("Project", esc(req.project)) : "") +
     fact("Defined in", definedIn(req));
@@ -83,6 +85,7 @@ function testArticle(data: ReportData, test: Test, here: string): string {
   const facts =
     fact("Category", esc(test.category)) +
     fact("Automated", automationBadge(data.automated.get(test.id) ?? false)) +
+    testStatusFact(data, test.id) +
     (test.project !== null ? fact("Project", esc(test.project)) : "") +
     fact("Defined in", definedIn(test));
   const validates = test.ref.length
@@ -121,6 +124,7 @@ function chunkPage(data: ReportData, kind: "Requirements" | "Tests", ids: string
     body,
     scripts: ["item.js"],
     problems: problemCount(data),
+    changes: data.changes !== undefined,
   });
 }
 

@@ -20,7 +20,14 @@ export function testsPage(data: ReportData): string {
     `<div class="scroll" role="region" aria-label="Tests table" tabindex="0"><table class="tests"><caption class="vh">Tests</caption>` +
     `<thead><tr><th scope="col">ID</th><th scope="col">Title</th><th scope="col">Category</th><th scope="col">Validates</th><th scope="col">Automated</th></tr></thead>` +
     `<tbody>\n${rows.join("\n")}\n</tbody></table></div>`;
-  return page({ title: `Tests — ${data.title}`, root: "", section: "tests", body, problems: problemCount(data) });
+  return page({
+    title: `Tests — ${data.title}`,
+    root: "",
+    section: "tests",
+    body,
+    problems: problemCount(data),
+    changes: data.changes !== undefined,
+  });
 }
 
 const MARK = {
@@ -66,7 +73,14 @@ export function matrixPage(data: ReportData): string {
     ? ""
     : `<p>With ${plural(data.tests.length, "test")}, the matrix lists each requirement's tests instead of a grid.</p>`;
   const body = `<h1>Traceability matrix <span class="sub">${esc(data.title)}</span></h1>\n${legend}${note}\n${asGrid ? grid(data) : list(data)}`;
-  return page({ title: `Matrix — ${data.title}`, root: "", section: "matrix", body, problems: problemCount(data) });
+  return page({
+    title: `Matrix — ${data.title}`,
+    root: "",
+    section: "matrix",
+    body,
+    problems: problemCount(data),
+    changes: data.changes !== undefined,
+  });
 }
 
 // speky:speky-ts#REPORT-PROBLEMS
@@ -89,5 +103,12 @@ export function problemsPage(data: ReportData): string {
       `Loader warnings (${p.loader.length})`,
       diagnosticsTable(p.loader, "Loader warnings", "The specifications loaded without warnings."),
     );
-  return page({ title: `Problems — ${data.title}`, root: "", section: "problems", body, problems: problemCount(data) });
+  return page({
+    title: `Problems — ${data.title}`,
+    root: "",
+    section: "problems",
+    body,
+    problems: problemCount(data),
+    changes: data.changes !== undefined,
+  });
 }

@@ -5,6 +5,7 @@ import { lensTitle } from "../describe.js";
 import { absOf, rangeOf } from "../locations.js";
 import type { Session } from "../session.js";
 import { isSpecText } from "../spec.js";
+import { testLensTitle } from "../verification.js";
 import type { Feature } from "./feature.js";
 
 export const codeLens: Feature = {
@@ -25,6 +26,8 @@ export const codeLens: Feature = {
       if (!doc || !abs || !model || !project || !isSpecText(abs, doc.getText())) return [];
       const lenses: CodeLens[] = [];
       for (const d of (await project.indexOf(abs)).definitions) {
+        const lastRun = d.kind === "test" ? testLensTitle(model, d.id) : null;
+        if (lastRun !== null) lenses.push({ range: rangeOf(d), command: { title: lastRun, command: "" } });
         if (d.kind !== "requirement" || model.byId.get(d.id)?.kind !== "requirement") continue;
         lenses.push({ range: rangeOf(d), command: { title: lensTitle(project, model, d.id), command: "" } });
       }

@@ -3,6 +3,7 @@
 import { describeItem, describeUnknown } from "../describe.js";
 import type { Session } from "../session.js";
 import { targetAt } from "../target.js";
+import { verificationHover } from "../verification.js";
 import type { Feature } from "./feature.js";
 
 export const hover: Feature = {
@@ -16,7 +17,7 @@ export const hover: Feature = {
       const model = project?.model;
       if (!target || !model || !project) return null;
       const item = model.byId.get(target.id);
-      const value = item ? describeItem(project, model, item) : describeUnknown(model, target.id);
+      const value = item ? describeItem(project, model, item) + verificationHover(model, target.id) : describeUnknown(model, target.id);
       return { contents: { kind: "markdown", value }, range: target.range };
     });
   },

@@ -1,7 +1,8 @@
 // The project's life: found and loaded after `initialized` (in the background: initialize
 // never waits for it), tried again after a save when it never loaded, closed at shutdown.
+
+import { discoverManifests } from "../../loader/discover.js";
 import { plural } from "../../quote.js";
-import { discoverManifests } from "../discover.js";
 import { Project } from "../project.js";
 import type { Session } from "../session.js";
 import type { Feature } from "./feature.js";
@@ -17,7 +18,7 @@ async function open(session: Session, progress: LoadProgress): Promise<void> {
       : session.initManifests.length > 0
         ? session.initManifests
         : await discoverManifests(folders.length > 0 ? folders : [cwd]);
-  const project = new Project(paths, cwd, session.openText, options.watch ?? true);
+  const project = new Project(paths, cwd, session.openText, options.watch ?? true, options.results ?? []);
   session.project = project;
   project.on("changed", () => {
     session.state = "ready";
