@@ -2,6 +2,6 @@
 // links to them (resource-links.ts) are built from it, and neither imports the other.
 
 /** `speky://requirement/REQ-1`, `speky://test/TST-1`: the ID percent-encoded. */
-export function resourceUri(kind: "requirement" | "test" | string, id: string): string {
+export function resourceUri(kind: "requirement" | "test", id: string): string {
   return `speky://${kind}/${encodeURIComponent(id)}`;
 }
