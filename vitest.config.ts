@@ -18,6 +18,7 @@ const FAST = [
   "test/mcp-tools.test.ts",
   "test/mcp-protocol.test.ts",
   "test/mcp-resources.test.ts",
+  "test/mcp-prompts.test.ts",
   "test/mcp-early-initialize.test.ts",
   "test/lsp.test.ts",
   "test/lsp-editing.test.ts",

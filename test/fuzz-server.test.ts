@@ -24,6 +24,7 @@ const METHODS = [
   "resources/templates/list",
   "completion/complete",
   "prompts/list",
+  "prompts/get",
   "ping",
   "logging/setLevel",
   "initialize",
@@ -43,6 +44,8 @@ const HANDLED = [
   "resources/read",
   "resources/templates/list",
   "completion/complete",
+  "prompts/list",
+  "prompts/get",
 ];
 const ARGUMENT_NAMES = ["id", "tag", "category", "tester_of", "count", "file", "path", "uri", "__proto__", "constructor", "x"];
 

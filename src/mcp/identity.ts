@@ -13,7 +13,10 @@ export const INSTRUCTIONS =
   "(test plans that validate them) and the code tagged with their IDs. Start with list_all_ids or " +
   "search_requirements (or search_text for free text), then get_requirement / get_test for details; " +
   "find_code_references goes from a place in the code to what it implements. The model follows the files " +
-  "as they are edited; get_status tells when it was loaded and whether the specs currently fail to load.";
+  "as they are edited; get_status tells when it was loaded and whether the specs currently fail to load; " +
+  "changes_since tells what the working tree changed in the spec since a git revision. " +
+  "get_requirement and get_test end with resource links to the item and the items it names (speky:// resources). " +
+  "The prompts give the workflows: start-specification, write-test-plans, trace-to-ids, review-change.";
 
 /** The capabilities given to McpServer's constructor. */
-export const DECLARED_CAPABILITIES = { tools: {}, resources: {}, completions: {} };
+export const DECLARED_CAPABILITIES = { tools: {}, resources: {}, completions: {}, prompts: {} };

@@ -14,7 +14,9 @@ import {
 import { relieveHeap } from "../heap.js";
 import type { Item } from "../loader/types.js";
 import type { Model } from "../model/model.js";
+import { completeFrom } from "./completion.js";
 import { Listing, materialize, pageOf } from "./paging.js";
+import { resourceUri } from "./resource-uri.js";
 import { ToolError } from "./tool.js";
 import { getRequirement } from "./tools/get-requirement.js";
 import { getTest } from "./tools/get-test.js";
@@ -43,22 +45,12 @@ const KINDS: readonly Kind[] = [
   { name: "test", ids: (m) => m.testIds, details: getTest },
 ];
 
-export function resourceUri(kind: string, id: string): string {
-  return `speky://${kind}/${encodeURIComponent(id)}`;
-}
-
 function decode(raw: string | string[] | undefined): string {
   try {
     return decodeURIComponent(String(raw ?? ""));
   } catch {
     return String(raw);
   }
-}
-
-// Case-insensitive prefix match; the SDK keeps the first 100 and reports the total.
-function completions(ids: readonly string[], typed: string): string[] {
-  const prefix = typed.toLowerCase();
-  return ids.filter((id) => id.toLowerCase().startsWith(prefix));
 }
 
 const describeKind = (kind: Kind) => `A ${kind.name} by ID, as JSON: the same content as get_${kind.name}`;
@@ -106,7 +98,7 @@ export function registerResources(
     // Listed by our own paged resources/list handler below, not by the SDK's (one whole answer).
     const template = new ResourceTemplate(`speky://${kind.name}/{id}`, {
       list: undefined,
-      complete: { id: (value) => completions(kind.ids(getModel()), value) },
+      complete: { id: (value) => completeFrom(kind.ids(getModel()), value) },
     });
     server.registerResource(
       kind.name,

@@ -4,6 +4,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { LiveState } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
 import { DECLARED_CAPABILITIES, INSTRUCTIONS, SERVER_INFO, SERVER_NAME } from "./identity.js";
+import { registerPrompts } from "./prompts.js";
 import { registerResources } from "./resources.js";
 import { awaitScan, PARTIAL_META_KEY, partialNote, scanWaitMs } from "./scan-wait.js";
 import { McpSession } from "./sdk/session.js";
@@ -56,6 +57,7 @@ export function createServer(getModel: () => Model, getState?: () => LiveState, 
     const note = partialNote(ready);
     return { model: ready.model, ...(note === null ? {} : { meta: { [PARTIAL_META_KEY]: note } }) };
   });
+  registerPrompts(server, getModel);
   return server;
 }
 

@@ -4,13 +4,14 @@
 // (paging.ts) and the stale-model note in `_meta` are added here too, for every tool alike.
 
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ResourceLink } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { relieveHeap } from "../heap.js";
 import { type LiveState, staleNote } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
 import { cachedAnswer, cachedListing } from "./answer-cache.js";
 import { CursorError, Listing, materialize, pageOf, pagingInput, pagingOutput, splitPaging } from "./paging.js";
+import { withLinks } from "./resource-links.js";
 import { awaitScan, needsScan, PARTIAL_META_KEY, partialNote, scanWaitMs, type WaitContext } from "./scan-wait.js";
 
 /**
@@ -41,6 +42,8 @@ export interface ToolSpec<I extends z.ZodRawShape = z.ZodRawShape, O extends z.Z
   defaultLimit?: number;
   /** The answer depends on more than the model (reload problems): never memoized. */
   live?: boolean;
+  /** `resource_link` blocks to put after a successful answer's JSON (resource-links.ts). */
+  links?(model: Model, args: Record<string, unknown>): ResourceLink[];
   // Method syntax on purpose: tools with different argument types fit one list.
   run(model: Model, args: z.objectOutputType<I, z.ZodTypeAny>, state: LiveState): z.objectOutputType<O, z.ZodTypeAny>;
   /** A tool whose answer needs more than the model (git, a revision's files): answered by this instead of run, never memoized. */
@@ -122,12 +125,12 @@ function runPaged(spec: ToolSpec, state: LiveState, args: Record<string, unknown
 
 /** Answers one call against one state: the caller reads the state once, so one model serves the whole call. */
 export function runTool(spec: ToolSpec, state: LiveState, args: Record<string, unknown>): CallToolResult {
-  const result = spec.pages
+  const answer = spec.pages
     ? runPaged(spec, state, args)
     : spec.live
       ? compute(spec, state, args)
       : cachedAnswer(state.model, `${spec.name}\0${JSON.stringify(args)}`, () => compute(spec, state, args));
-  return withNotes(spec, state, result);
+  return withNotes(spec, state, spec.links ? withLinks(answer, spec.links(state.model, args)) : answer);
 }
 
 /** Answers a call of a tool with runAsync. */

@@ -64,10 +64,13 @@ export interface StartOptions {
   initializationOptions?: unknown;
   /** Workspace folder; default the session's directory. */
   folder?: string;
+  /** The server's command line after `node`, in place of `speky lsp --stdio ARGS` (e.g. the plugin's launcher). */
+  argv?: string[];
 }
 
 export async function startLsp(dir: string, options: StartOptions = {}): Promise<LspSession> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [SPEKY_BIN, "lsp", "--stdio", ...(options.args ?? [])], {
+  const argv = options.argv ?? [SPEKY_BIN, "lsp", "--stdio", ...(options.args ?? [])];
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, argv, {
     cwd: dir,
     env: { ...process.env, SPEKY_CACHE_DIR: path.join(dir, ".cache"), ...options.env },
   });

@@ -65,19 +65,47 @@ export async function connect(args: string[] = [MCP_FIXTURE], options: ConnectOp
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
+export interface ResourceLinkBlock {
+  type: "resource_link";
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
 export interface ToolAnswer {
   isError: boolean;
   structured: unknown;
 }
 
-/** Calls a tool and checks the envelope every answer shares: one text block with the same JSON, compact. */
-export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+/** The tools whose answers carry resource links after their JSON. */
+export const LINKED_TOOLS = ["get_requirement", "get_test"];
+
+/**
+ * Calls a tool and checks the envelope every answer shares: a text block with the same JSON,
+ * compact, first; after it only resource_link blocks, and only in get_requirement's and
+ * get_test's successful answers. The links come with the answer.
+ */
+export async function callWithLinks(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolAnswer & { links: ResourceLinkBlock[] }> {
   const result = await client.callTool({ name, arguments: args });
-  const content = result.content as { type: string; text: string }[];
-  expect(content).toHaveLength(1);
-  expect(content[0].type).toBe("text");
-  expect(content[0].text).toBe(JSON.stringify(result.structuredContent));
-  return { isError: result.isError === true, structured: result.structuredContent };
+  const [first, ...rest] = result.content as { type: string; text: string }[];
+  expect(first.type).toBe("text");
+  expect(first.text).toBe(JSON.stringify(result.structuredContent));
+  const links = rest as unknown as ResourceLinkBlock[];
+  if (!LINKED_TOOLS.includes(name) || result.isError) expect(links).toEqual([]);
+  for (const link of links) expect(link.type).toBe("resource_link");
+  return { isError: result.isError === true, structured: result.structuredContent, links };
+}
+
+/** callWithLinks without the links: the answer as speky's clients read it. */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+  const { isError, structured } = await callWithLinks(client, name, args);
+  return { isError, structured };
 }
 
 export async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<unknown> {

@@ -33,7 +33,12 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "20
 export const LATEST_PROTOCOL_VERSION = "2025-11-25";
 
 /**
- * The capabilities the SDK announces once the tools, resources and completions are registered
- * (McpServer adds `listChanged` to tools and resources), in the SDK's key order.
+ * The capabilities the SDK announces once the tools, resources, completions and prompts are
+ * registered (McpServer adds `listChanged` to tools, resources and prompts), in the SDK's key order.
  */
-export const ANNOUNCED_CAPABILITIES = { tools: { listChanged: true }, resources: { listChanged: true }, completions: {} };
+export const ANNOUNCED_CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { listChanged: true },
+  completions: {},
+  prompts: { listChanged: true },
+};

@@ -9,6 +9,7 @@ import type { Model } from "../../model/model.js";
 import type { CodeReference } from "../../scan/types.js";
 import { findItem } from "../filters.js";
 import { lazy } from "../paging.js";
+import { itemLinks } from "../resource-links.js";
 import * as schema from "../schemas.js";
 import { type CommentShape, comment, withOptional } from "../shapes.js";
 import { defineTool, type ToolSpec } from "../tool.js";
@@ -86,5 +87,6 @@ export function itemTool<K extends Kind, Own extends object, Ref>(
     },
     pages: ["code_references"],
     run: (model, { id }) => ({ ...itemDetails(model, id as string, kind), ...tail?.of(model, id as string) }),
+    links: (model, { id }) => itemLinks(model, String(id)),
   }) as ToolSpec;
 }
