@@ -19,12 +19,12 @@
 //   A command line lists them on its own thread (`blocking`), for half the CPU.
 import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
-import type Picomatch from "picomatch";
 import { compareStrings } from "../diagnostics.js";
+import { quote } from "../quote.js";
 import { ALLOW_HINT, allowed, BOUNDARY_WORDS, type Boundary, isVirtual, realOrResolved } from "./boundary.js";
 import { IgnoreStack } from "./ignore-rules.js";
+import { compileWildcard } from "./wildmatch.js";
 
 /** Never walked nor listed. */
 export const GIT_DIR = ".git";
@@ -101,28 +101,37 @@ export interface CompiledGlob {
   /** Deepest file level below the base (1: its own files); Infinity with `**`. */
   maxDepth: number;
   match: (relFromBase: string) => boolean;
+  /** Why the pattern may not be walked (too long, too many alternatives): it then matches nothing. */
+  refused?: string;
 }
 
 const compiled = new Map<string, CompiledGlob | null>();
 
-/** Loaded on the first pattern (6-18 ms): folders named on the command line need none. */
-let picomatchModule: typeof Picomatch | undefined;
-const picomatch = () => (picomatchModule ??= createRequire(import.meta.url)("picomatch") as typeof Picomatch);
+/** A part with one of these is a wildcard part (or may be: `{a}` and an unclosed `[` match themselves). */
+const SPECIAL = /[*?[{\\]/;
 
-/** null when the pattern has no wildcard (a literal path). */
+// speky:speky-ts#SEC-GLOB-LINEAR
+/**
+ * null when the pattern has no wildcard (a literal path). Matched by wildmatch.ts, in time
+ * bounded by name × pattern (picomatch's regular expressions backtracked for seconds on
+ * `src/*a*a*a…b`, issue 25); braces `{a,b}` are expanded, a bounded number of them.
+ */
 export function compileGlob(pattern: string): CompiledGlob | null {
   let glob = compiled.get(pattern);
   if (glob !== undefined) return glob;
   const normal = pattern.replace(/\/{2,}/g, "/").replace(/^\.\//, "");
-  // Path.glob has no negation: a leading `!` is a plain character.
-  const scanned = picomatch().scan(normal, { nonegate: true });
   glob = null;
-  if (scanned.isGlob) {
-    const base = scanned.base === "." ? "" : scanned.base;
-    const rest = scanned.glob;
-    // dot: Path.glob's `*` and `**` reach dot entries.
-    const isMatch = picomatch()(rest, { dot: true, nonegate: true });
-    glob = { base, rest, maxDepth: rest.includes("**") ? Infinity : rest.split("/").length, match: isMatch };
+  if (SPECIAL.test(normal)) {
+    const parts = normal.split("/");
+    let literal = 0;
+    while (literal < parts.length - 1 && !SPECIAL.test(parts[literal])) literal++;
+    const base = parts.slice(0, literal).join("/");
+    const rest = parts.slice(literal).join("/");
+    const wildcard = compileWildcard(rest, { braces: true });
+    glob =
+      "refused" in wildcard
+        ? { base, rest, maxDepth: 0, match: () => false, refused: wildcard.refused }
+        : { base, rest, maxDepth: wildcard.deep ? Infinity : wildcard.parts, match: wildcard.match };
   }
   compiled.set(pattern, glob);
   return glob;
@@ -198,6 +207,7 @@ function outsideMessage(pattern: string, what: string | null): string {
  */
 export function confinementProblem(root: string, pattern: string, boundary: Boundary | null): GlobProblem | null {
   const glob = compileGlob(pattern);
+  if (glob?.refused) return { severity: "error", message: `${quote(pattern)} ${glob.refused}: refused` };
   const start = path.resolve(root, glob ? glob.base : pattern);
   if (isVirtual(start) || isVirtual(realOrResolved(start))) {
     return { severity: "error", message: `'${pattern}' names the kernel's virtual files (/proc, /sys, /dev): refused` };
