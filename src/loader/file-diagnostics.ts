@@ -1,10 +1,40 @@
 import type { Diagnostic, Severity } from "../diagnostics.js";
+import { plural } from "../quote.js";
 import type { Pos } from "./node.js";
 
-/** Collects the diagnostics of one file, all cited with that file's displayed path. */
+/** Warnings kept per file for one cause, as the scanner keeps them (src/scan/cap.ts). */
+export const WARNINGS_PER_CAUSE = 3;
+/** Errors kept per file for one cause: enough to fix a file by, never a million lines. */
+export const ERRORS_PER_CAUSE = 100;
+
+/**
+ * What a message says without what it quotes or counts: `unknown column 'x1' (ignored)` and
+ * `unknown column 'x2' (ignored)` are one cause.
+ */
+export function causeOf(message: string): string {
+  // From the first quote to the last: a quoted value may hold quotes of its own.
+  return message.replace(/'.*'/s, "'…'").replace(/\d[\d,.]*/g, "N");
+}
+
+interface Capped {
+  summary: Diagnostic;
+  omitted: number;
+  /** The first message left out, on one line. */
+  first: string;
+}
+
+// speky:speky-ts#SEC-WARNING-CAP
+/**
+ * Collects the diagnostics of one file, all cited with that file's displayed path. A file
+ * cannot flood the output: past WARNINGS_PER_CAUSE warnings (ERRORS_PER_CAUSE errors) of one
+ * cause, one diagnostic counts the rest, at the first one left out; the rest are never built
+ * into diagnostics (a CSV header of a million unknown columns gave a million warnings).
+ */
 export class FileDiagnostics {
-  /** Errors reported so far for this file. */
+  /** Errors reported so far for this file (those counted past the cap included). */
   errors = 0;
+  private readonly causes = new Map<string, number>();
+  private readonly capped = new Map<string, Capped>();
 
   constructor(
     readonly file: string,
@@ -19,8 +49,24 @@ export class FileDiagnostics {
     this.add("warning", at, message);
   }
 
-  private add(severity: Severity, at: Pos | null, message: string): void {
+  /** `cause`: what messages of one kind share, when the message does not tell (default causeOf). */
+  add(severity: Severity, at: Pos | null, message: string, cause = causeOf(message)): void {
     if (severity === "error") this.errors++;
+    cause = `${severity}\0${cause}`;
+    const seen = (this.causes.get(cause) ?? 0) + 1;
+    this.causes.set(cause, seen);
+    const limit = severity === "error" ? ERRORS_PER_CAUSE : WARNINGS_PER_CAUSE;
+    if (seen > limit) {
+      let capped = this.capped.get(cause);
+      if (!capped) {
+        const summary = { file: this.file, line: at?.line ?? 0, column: at?.column ?? 0, severity, message: "" };
+        this.sink.push(summary);
+        this.capped.set(cause, (capped = { summary, omitted: 0, first: oneLine(message) }));
+      }
+      capped.omitted++;
+      capped.summary.message = `${plural(capped.omitted, `more ${severity}`)} like this in this file: ${capped.first}`;
+      return;
+    }
     this.sink.push({
       file: this.file,
       line: at?.line ?? 0,
@@ -44,4 +90,16 @@ export function oneLine(message: string): string {
 
 export function formatPos(file: string, at: Pos): string {
   return `${file}:${at.line}:${at.column}`;
+}
+
+/** The same diagnostics, capped per file and cause as FileDiagnostics caps them as they come. */
+export function capPerFile(diagnostics: readonly Diagnostic[], cause: (d: Diagnostic) => string = (d) => causeOf(d.message)): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const files = new Map<string, FileDiagnostics>();
+  for (const d of diagnostics) {
+    let report = files.get(d.file);
+    if (!report) files.set(d.file, (report = new FileDiagnostics(d.file, out)));
+    report.add(d.severity, d.line === 0 && d.column === 0 ? null : d, d.message, cause(d));
+  }
+  return out;
 }

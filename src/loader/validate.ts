@@ -3,7 +3,7 @@
 import type { Diagnostic, Severity } from "../diagnostics.js";
 import { quote } from "../quote.js";
 import type { Collected } from "./collect.js";
-import { type FileDiagnostics, formatPos, oneLine } from "./file-diagnostics.js";
+import { FileDiagnostics, formatPos } from "./file-diagnostics.js";
 import type { Written } from "./manifest.js";
 import type { Item, SourceLocation } from "./types.js";
 
@@ -19,8 +19,13 @@ export function validateReferences(
   orphaned: ReadonlyMap<string, string> = new Map(),
 ): Map<string, number> {
   const followers = new Map<string, number>();
-  const report = (severity: Severity, at: SourceLocation, message: string) =>
-    diagnostics.push({ file: at.file, line: at.line, column: at.column, severity, message: oneLine(message) });
+  // Capped per file like every other warning source (FileDiagnostics).
+  const files = new Map<string, FileDiagnostics>();
+  const report = (severity: Severity, at: SourceLocation, message: string) => {
+    let file = files.get(at.file);
+    if (!file) files.set(at.file, (file = new FileDiagnostics(at.file, diagnostics)));
+    file.add(severity, at, message);
+  };
 
   const byId = new Map<string, Item>();
   for (const item of collected.items) {

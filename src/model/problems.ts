@@ -1,12 +1,13 @@
 // What `speky check` and the `list_problems` tool report: dangling code tags (errors, with a
 // suggestion), then the scanner's and the loader's warnings. One list, sorted.
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
+import { capPerFile } from "../loader/file-diagnostics.js";
 import type { Model } from "./model.js";
 import { suggestId } from "./suggest.js";
 
 export function danglingDiagnostics(model: Model): Diagnostic[] {
   const known = [...model.byId.keys()];
-  return model.danglingReferences.map((ref) => {
+  const all = model.danglingReferences.map((ref) => {
     const suggestion = suggestId(ref.id, known);
     const hint = suggestion ? `; did you mean ${suggestion}?` : "";
     return {
@@ -17,6 +18,8 @@ export function danglingDiagnostics(model: Model): Diagnostic[] {
       message: `tag speky:${ref.project}#${ref.id} names an unknown ID '${ref.id}'${hint}`,
     };
   });
+  // One cause for every unknown ID of a file: a file of a million dangling tags gives a hundred lines and a count.
+  return capPerFile(all, () => "unknown ID");
 }
 
 export function modelProblems(model: Model, loaderDiagnostics: readonly Diagnostic[] = []): Diagnostic[] {

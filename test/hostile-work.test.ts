@@ -1,0 +1,102 @@
+// Issue 25, work bounded by input: the fast YAML reader's duplicate-key check, and the
+// per-file cap on warnings (and errors) of every source: loader fields and CSV columns, the
+// references checked across files, dangling tags. Inputs are generated at test time; the
+// commands run as children with a hang guard and a measured peak (no timing asserted).
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ERRORS_PER_CAUSE, WARNINGS_PER_CAUSE } from "../src/loader/file-diagnostics.js";
+import { MAX_RSS_MB, runSpekyMeasured } from "./support/measured.js";
+import { tempDir } from "./support/process.js";
+
+const T = "speky" + ":";
+const scratch = tempDir("speky-hostile-work-");
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function tree(name: string, files: Record<string, string>): string {
+  const dir = path.join(scratch, name);
+  for (const [rel, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), content);
+  }
+  return dir;
+}
+
+function check(dir: string, ...args: string[]) {
+  const r = runSpekyMeasured(["check", "--no-cache", ...args], dir);
+  expect(r.signal, `killed (a hang): ${r.stderr}`).toBeNull();
+  expect(r.peakMB).toBeLessThan(MAX_RSS_MB);
+  return r;
+}
+
+const lines = (text: string) => text.split("\n").filter((l) => l !== "");
+
+describe("the fast YAML reader", () => {
+  // speky:speky-ts#TSEC-YAML-KEYS
+  it("loads 400,000 keys of one mapping, and a duplicate among 20,000 with one warning", () => {
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `      k${i}: v\n`).join("");
+    const head = "kind: requirements\ncategory: c\nrequirements:\n  - id: R1\n    long: x\n    properties:\n";
+    const dir = tree("yaml-keys", {
+      "speky.yaml": "kind: project\nname: p\nfiles: [big.yaml]\n",
+      // Quadratic, these 400,000 keys were 80 billion comparisons (80,000 took 15 s).
+      "big.yaml": head + keys(400_000),
+    });
+    const big = check(dir, "speky.yaml");
+    expect(big.stdout, big.stderr).toBe("0 errors, 0 warnings in 2 files\n");
+    expect(big.status).toBe(0);
+    writeFileSync(path.join(dir, "big.yaml"), `${head + keys(20_000)}      k7: again\n`);
+    const dup = check(dir, "speky.yaml");
+    expect(dup.stdout).toBe("big.yaml:20007:7: warning: duplicate key 'k7' (the last one wins)\n0 errors, 1 warning in 2 files\n");
+  });
+});
+
+describe("the per-file cap", () => {
+  // speky:speky-ts#TSEC-WARNING-CAP
+  it("keeps 3 warnings of a million unknown CSV columns, and counts the rest in one", () => {
+    const columns = Array.from({ length: 1_000_000 }, (_, i) => `x${i}`).join(",");
+    const dir = tree("csv-columns", {
+      "speky.yaml": "kind: project\nname: p\nfiles: [r.yaml]\ncomments_csvs: [notes.csv]\n",
+      "r.yaml": "kind: requirements\ncategory: c\nrequirements:\n  - id: R1\n    long: x\n",
+      "notes.csv": `about,from,date,text,external,${columns}\n`,
+    });
+    const r = check(dir, "speky.yaml");
+    expect(lines(r.stdout)).toEqual([
+      "notes.csv:1:31: warning: unknown column 'x0' (ignored)",
+      "notes.csv:1:34: warning: unknown column 'x1' (ignored)",
+      "notes.csv:1:37: warning: unknown column 'x2' (ignored)",
+      "notes.csv:1:40: warning: 999,997 more warnings like this in this file: unknown column 'x3' (ignored)",
+      `0 errors, ${WARNINGS_PER_CAUSE + 1} warnings in 3 files`,
+    ]);
+    expect(r.status).toBe(0);
+  });
+
+  // speky:speky-ts#TSEC-WARNING-CAP
+  it("caps unknown fields, refs naming tests and dangling tags of one file the same way", () => {
+    const reqs = Array.from({ length: 5_000 }, (_, i) => `  - id: R${i}\n    long: x\n    color${i}: red\n`).join("");
+    const tests = `kind: tests\ncategory: c\ntests:\n  - id: T1\n    long: x\n    ref: [R0]\n    steps: [{action: a}]\n  - id: T2\n    long: x\n    ref: [${Array.from({ length: 5_000 }, () => "T1").join(", ")}]\n    steps: [{action: a}]\n`;
+    const tags = Array.from({ length: 20_000 }, (_, i) => `# ${T}p#NOPE${i}\n`).join("");
+    const dir = tree("caps", {
+      "speky.yaml": "kind: project\nname: p\nfiles: [r.yaml, t.yaml]\ncode_sources: ['src/*.py']\n",
+      "r.yaml": `kind: requirements\ncategory: c\nrequirements:\n${reqs}`,
+      "t.yaml": tests,
+      "src/tags.py": tags,
+    });
+    const r = check(dir, "speky.yaml");
+    const out = lines(r.stdout);
+    const of = (file: string) => out.filter((l) => l.startsWith(`${file}:`));
+    expect(of("r.yaml")).toHaveLength(WARNINGS_PER_CAUSE + 1);
+    expect(of("r.yaml")[WARNINGS_PER_CAUSE]).toMatch(
+      /^r\.yaml:\d+:5: warning: 4,997 more warnings like this in this file: requirement 'R3': unknown field 'color3' \(ignored\)$/,
+    );
+    expect(of("t.yaml")).toHaveLength(WARNINGS_PER_CAUSE + 1);
+    expect(of("t.yaml")[WARNINGS_PER_CAUSE]).toMatch(
+      /warning: 4,997 more warnings like this in this file: ref 'T1' names a test, not a requirement$/,
+    );
+    expect(of("src/tags.py")).toHaveLength(ERRORS_PER_CAUSE + 1);
+    expect(of("src/tags.py")[ERRORS_PER_CAUSE]).toMatch(
+      /^src\/tags\.py:101:3: error: 19,900 more errors like this in this file: tag speky:p#NOPE100 names an unknown ID 'NOPE100'/,
+    );
+    expect(out.at(-1)).toBe(`${ERRORS_PER_CAUSE + 1} errors, ${2 * (WARNINGS_PER_CAUSE + 1)} warnings in 4 files`);
+    expect(r.status).toBe(1);
+  });
+});
