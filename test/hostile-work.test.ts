@@ -2,10 +2,11 @@
 // per-file cap on warnings (and errors) of every source: loader fields and CSV columns, the
 // references checked across files, dangling tags. Inputs are generated at test time; the
 // commands run as children with a hang guard and a measured peak (no timing asserted).
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ERRORS_PER_CAUSE, WARNINGS_PER_CAUSE } from "../src/loader/file-diagnostics.js";
+import { CELL_ITEMS, LIST_ITEMS } from "../src/report/bounds.js";
 import { MAX_RSS_MB, runSpekyMeasured } from "./support/measured.js";
 import { tempDir } from "./support/process.js";
 
@@ -98,5 +99,40 @@ describe("the per-file cap", () => {
     );
     expect(out.at(-1)).toBe(`${ERRORS_PER_CAUSE + 1} errors, ${2 * (WARNINGS_PER_CAUSE + 1)} warnings in 4 files`);
     expect(r.status).toBe(1);
+  });
+});
+
+describe("the report", () => {
+  // speky:speky-ts#TSEC-REPORT-BOUNDS
+  it("writes 100 tests each naming 1,000 requirements with 6 KB titles, every page bounded", () => {
+    const title = "T".repeat(6_000);
+    const reqs = Array.from({ length: 1_000 }, (_, i) => `  - id: R${i}\n    short: ${title}${i}\n    long: x\n`).join("");
+    const refs = Array.from({ length: 1_000 }, (_, i) => `R${i}`).join(", ");
+    const tests = Array.from({ length: 100 }, (_, i) => `  - id: T${i}\n    long: x\n    ref: [${refs}]\n    steps: [{action: a}]\n`).join(
+      "",
+    );
+    const dir = tree("report", {
+      "speky.yaml": "kind: project\nname: p\nfiles: [r.yaml, t.yaml]\n",
+      "r.yaml": `kind: requirements\ncategory: c\nrequirements:\n${reqs}`,
+      "t.yaml": `kind: tests\ncategory: c\ntests:\n${tests}`,
+    });
+    // It ended in `RangeError: Invalid string length` after 709 MB.
+    const r = runSpekyMeasured(["report", "--no-cache", "speky.yaml", "--out", "site"], dir);
+    expect(r.signal, r.stderr).toBeNull();
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.peakMB).toBeLessThan(MAX_RSS_MB);
+    const site = path.join(dir, "site");
+    const pages = readdirSync(site, { recursive: true, withFileTypes: true }).filter((e) => e.name.endsWith(".html"));
+    for (const p of pages) expect(statSync(path.join(p.parentPath, p.name)).size, p.name).toBeLessThan(32 * 1024 * 1024);
+    // Each test's view lists LIST_ITEMS requirements, then the count of the others; each cell CELL_ITEMS.
+    const testPage = readFileSync(path.join(site, "tests/0001.html"), "utf8");
+    expect(testPage).toContain(`<p class="more-items">and ${(1_000 - LIST_ITEMS).toLocaleString("en-US")} more</p>`);
+    expect(testPage).not.toContain(title);
+    const testsList = readFileSync(path.join(site, "tests.html"), "utf8");
+    expect(testsList.split(`<span class="more-items">and ${1_000 - CELL_ITEMS} more</span>`)).toHaveLength(101);
+    // A requirement's own view has its whole title.
+    expect(readFileSync(path.join(site, "requirements/0001.html"), "utf8")).toContain(`${title}0`);
+    expect(pages.length).toBeGreaterThan(6);
   });
 });

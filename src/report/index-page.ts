@@ -4,10 +4,11 @@
 import { compareStrings } from "../diagnostics.js";
 import type { CoverageBucket } from "../model/coverage.js";
 import { grouped } from "../quote.js";
+import { cut, SEARCH_TEXT_CHARS, TITLE_CHARS } from "./bounds.js";
 import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js";
 import { esc, jsonForScript } from "./escape.js";
 import { bucketBadge, plural, requirementHref } from "./fragments.js";
-import { page } from "./layout.js";
+import { pageParts } from "./layout.js";
 
 function generatedLine(data: ReportData): string {
   const { time, commit } = data.generation;
@@ -93,7 +94,7 @@ function requirementsTable(data: ReportData): string {
     const code = (data.model.codeReferencesById.get(r.id) ?? []).length;
     const tags = r.tags.map((t) => `<span class="tag">${esc(t)}</span>`).join(" ");
     return (
-      `<tr><td><a class="id" href="${requirementHref(data, r.id, "")}">${esc(r.id)}</a></td><td>${esc(r.short ?? "")}</td>` +
+      `<tr><td><a class="id" href="${requirementHref(data, r.id, "")}">${esc(r.id)}</a></td><td>${esc(cut(r.short ?? "", TITLE_CHARS))}</td>` +
       `<td>${esc(r.category)}</td><td>${tags}</td><td>${bucketBadge(data.bucketOf.get(r.id)!)}</td><td class="num">${tests}</td><td class="num">${code}</td></tr>`
     );
   });
@@ -104,20 +105,31 @@ function requirementsTable(data: ReportData): string {
   );
 }
 
-/** Per requirement, in table order: [id, short, category, tags, bucket index, tests, code, text, link]. */
-function searchData(data: ReportData): string {
-  const rows = data.requirements.map((r) => [
-    r.id,
-    r.short ?? "",
-    r.category,
-    r.tags,
-    BUCKETS.indexOf(data.bucketOf.get(r.id)!),
-    (data.model.testedBy.get(r.id) ?? []).length,
-    (data.model.codeReferencesById.get(r.id) ?? []).length,
-    r.client_statement ? `${r.long}\n${r.client_statement}` : r.long,
-    requirementHref(data, r.id, ""),
-  ]);
-  return jsonForScript({ buckets: BUCKETS, labels: BUCKETS.map((b) => BUCKET_LABELS[b]), rows });
+/**
+ * Per requirement, in table order: [id, short, category, tags, bucket index, tests, code, text,
+ * link], one row at a time (the whole JSON of a large tree is never one string); titles and
+ * texts cut at TITLE_CHARS and SEARCH_TEXT_CHARS: search reads that much of each.
+ */
+function* searchData(data: ReportData): Generator<string> {
+  const head = jsonForScript({ buckets: BUCKETS, labels: BUCKETS.map((b) => BUCKET_LABELS[b]), rows: [] });
+  yield head.slice(0, -2);
+  let first = true;
+  for (const r of data.requirements) {
+    const row = jsonForScript([
+      r.id,
+      cut(r.short ?? "", TITLE_CHARS),
+      r.category,
+      r.tags,
+      BUCKETS.indexOf(data.bucketOf.get(r.id)!),
+      (data.model.testedBy.get(r.id) ?? []).length,
+      (data.model.codeReferencesById.get(r.id) ?? []).length,
+      cut(r.client_statement ? `${r.long}\n${r.client_statement}` : r.long, SEARCH_TEXT_CHARS),
+      requirementHref(data, r.id, ""),
+    ]);
+    yield first ? row : `,${row}`;
+    first = false;
+  }
+  yield "]}";
 }
 
 function shownNote(data: ReportData): string {
@@ -126,7 +138,7 @@ function shownNote(data: ReportData): string {
 }
 
 // speky:speky-ts#REPORT-INDEX
-export function indexPage(data: ReportData): string {
+export function indexPage(data: ReportData): Iterable<string> {
   const m = data.model;
   const problems = problemCount(data);
   const counts =
@@ -143,6 +155,11 @@ export function indexPage(data: ReportData): string {
     `<section aria-labelledby="requirements"><h2 id="requirements">Requirements</h2>\n${filters(data)}\n` +
     `<p id="status" class="status" role="status" aria-live="polite">${plural(data.requirements.length, "requirement")}${shownNote(data)}</p>\n` +
     `${requirementsTable(data)}\n<p class="more"><button type="button" id="show-more" hidden>Show more</button></p>\n` +
-    `<script type="application/json" id="report-data">${searchData(data)}</script>\n</section>`;
-  return page({ title: `${data.title} — traceability report`, root: "", section: "index", body, scripts: ["index.js"], problems });
+    `<script type="application/json" id="report-data">`;
+  const parts = (function* () {
+    yield body;
+    yield* searchData(data);
+    yield "</script>\n</section>";
+  })();
+  return pageParts({ title: `${data.title} — traceability report`, root: "", section: "index", scripts: ["index.js"], problems }, parts);
 }
