@@ -10,6 +10,7 @@ import { relieveHeap } from "../heap.js";
 import { type LiveState, staleNote } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
 import { cachedAnswer, cachedListing } from "./answer-cache.js";
+import { boundedResult } from "./fit.js";
 import { CursorError, Listing, materialize, pageOf, pagingInput, pagingOutput, splitPaging } from "./paging.js";
 import { awaitScan, needsScan, PARTIAL_META_KEY, partialNote, scanWaitMs, type WaitContext } from "./scan-wait.js";
 
@@ -31,6 +32,8 @@ export interface ToolSpec<I extends z.ZodRawShape = z.ZodRawShape, O extends z.Z
   defaultLimit?: number;
   /** The answer depends on more than the model (reload problems): never memoized. */
   live?: boolean;
+  /** Work done before `run`, yielding to the event loop (search_text's ranking); `run` uses it. */
+  prepare?(model: Model, args: Record<string, unknown>): Promise<void> | undefined;
   // Method syntax on purpose: tools with different argument types fit one list.
   run(model: Model, args: z.objectOutputType<I, z.ZodTypeAny>, state: LiveState): z.objectOutputType<O, z.ZodTypeAny>;
 }
@@ -55,10 +58,8 @@ export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHi
 export const STALE_META_KEY = "speky-ts/stale";
 
 export function success(content: object): CallToolResult {
-  return {
-    content: [{ type: "text", text: JSON.stringify(content) }],
-    structuredContent: content as Record<string, unknown>,
-  };
+  // Under MAX_ANSWER_CHARS, cut to fit with a note in `_meta` when larger (fit.ts).
+  return boundedResult(content);
 }
 
 export function failure(message: string): CallToolResult {
@@ -139,6 +140,7 @@ export function registerTool(server: McpServer, getState: () => LiveState, spec:
     async (args: Record<string, unknown>, extra: WaitContext) => {
       relieveHeap();
       const state = needsScan(spec.name) ? await awaitScan(getState, extra, scanWaitMs()) : getState();
+      await spec.prepare?.(state.model, args);
       return runTool(spec, state, args);
     },
   );

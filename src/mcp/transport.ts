@@ -7,6 +7,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { boundedEcho } from "./bounded-errors.js";
 
 // The SDK's ErrorCode values, here so that this module loads without the SDK.
 const ErrorCode = { ParseError: -32700, InvalidRequest: -32600 } as const;
@@ -199,7 +200,7 @@ export class LineStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.resolve();
-    return this.write(`${JSON.stringify(withoutErrorPrefix(message))}\n`);
+    return this.write(`${JSON.stringify(boundedEcho(withoutErrorPrefix(message)))}\n`);
   }
 
   async close(): Promise<void> {
