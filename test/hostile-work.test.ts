@@ -2,17 +2,23 @@
 // per-file cap on warnings (and errors) of every source: loader fields and CSV columns, the
 // references checked across files, dangling tags. Inputs are generated at test time; the
 // commands run as children with a hang guard and a measured peak (no timing asserted).
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ERRORS_PER_CAUSE, WARNINGS_PER_CAUSE } from "../src/loader/file-diagnostics.js";
 import { CELL_ITEMS, LIST_ITEMS } from "../src/report/bounds.js";
+import { call, connect } from "./support/mcp.js";
 import { MAX_RSS_MB, runSpekyMeasured } from "./support/measured.js";
-import { tempDir } from "./support/process.js";
+import { runSpeky, tempDir } from "./support/process.js";
 
 const T = "speky" + ":";
 const scratch = tempDir("speky-hostile-work-");
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// rm(1) removes a tree deeper than PATH_MAX (it walks by relative names).
+afterAll(() => {
+  execFileSync("rm", ["-rf", scratch]);
+  rmSync(scratch, { recursive: true, force: true });
+});
 
 function tree(name: string, files: Record<string, string>): string {
   const dir = path.join(scratch, name);
@@ -134,5 +140,61 @@ describe("the report", () => {
     // A requirement's own view has its whole title.
     expect(readFileSync(path.join(site, "requirements/0001.html"), "utf8")).toContain(`${title}0`);
     expect(pages.length).toBeGreaterThan(6);
+  });
+});
+
+describe("paths longer than PATH_MAX", () => {
+  // speky:speky-ts#TSEC-PATH-TOO-LONG
+  it("are a diagnostic of their entry, and check, scan and the server go on", async () => {
+    const dir = tree("deep", {
+      "speky.yaml": "kind: project\nname: p\nfiles: [r.yaml]\ncode_sources: ['**/*.py']\n",
+      "r.yaml": "kind: requirements\ncategory: c\nrequirements:\n  - id: R1\n    long: x\n",
+      "top.py": `# ${T}p#R1\n`,
+    });
+    // Made by relative steps in a child (a path past PATH_MAX cannot be named whole): 20 folders
+    // of 200 characters hold a file whose path passes 4,096, and 5 more a folder that does.
+    const script = `
+      const fs = require("fs");
+      process.chdir(${JSON.stringify(dir)});
+      for (let i = 0; i < 25; i++) {
+        fs.mkdirSync("d".repeat(200));
+        process.chdir("d".repeat(200));
+        if (i === 19) {
+          fs.writeFileSync("x".repeat(150) + ".py", "# ${T}p#R1\\n");
+          fs.writeFileSync("ok.py", "# ${T}p#R1\\n");
+        }
+      }
+      fs.writeFileSync("deepest.py", "# ${T}p#R1\\n");`;
+    execFileSync(process.execPath, ["-e", script]);
+    const shorten = (text: string) => text.replace(/d{200}/g, "D").replace(/x{150}/g, "X");
+    // The 21st folder, 4,220 characters from the root, quoted short.
+    const UNLISTED = `'**/*.py': cannot list the folder '${"d".repeat(100)}…' (4,220 characters) (ENAMETOOLONG: its path is too long); nothing under it is reached`;
+    // The cached runs share a cache: the second answers from the walk the first remembered (or not).
+    const cache = path.join(scratch, "deep-cache");
+    for (const args of [["check", "--no-cache"], ["check"], ["check"], ["scan", "--no-cache"]]) {
+      const r = runSpeky([...args, "speky.yaml"], dir, { SPEKY_CACHE_DIR: cache });
+      const out = shorten(r.stdout + r.stderr);
+      expect(out).not.toMatch(/internal error/);
+      expect(r.status, out).toBe(0);
+      if (args[0] === "check") {
+        expect(out).toBe(
+          `${"D/".repeat(20)}X.py: warning: cannot read file: ENAMETOOLONG\n` +
+            `speky.yaml:4:16: warning: ${UNLISTED}\n` +
+            "0 errors, 2 warnings in 5 files\n",
+        );
+      } else {
+        expect(JSON.parse(r.stdout).references.map((x: { file: string }) => shorten(x.file))).toEqual([
+          `${"D/".repeat(20)}ok.py`,
+          "top.py",
+        ]);
+      }
+    }
+    const session = await connect(["speky.yaml"], { cwd: dir });
+    try {
+      const problems = (await call(session.client, "list_problems")).structured as { problems: { message: string }[] };
+      expect(problems.problems.map((p) => shorten(p.message))).toEqual(["cannot read file: ENAMETOOLONG", UNLISTED]);
+    } finally {
+      await session.close();
+    }
   });
 });

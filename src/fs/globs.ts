@@ -223,13 +223,21 @@ const byName = (a: Dirent, b: Dirent) => compareStrings(a.name, b.name);
  * the bench tree: 230-270 ms against 100-130 ms), which a command line walking alone does not
  * win back; a server keeps the async ones (see `blocking`).
  */
-function listedNow(dir: string): Promise<Dirent[] | null> {
+function listedNow(dir: string): Promise<Dirent[] | Unlisted> {
   try {
     return Promise.resolve(readdirSync(dir, { withFileTypes: true }).sort(byName));
-  } catch {
-    return Promise.resolve(null);
+  } catch (error) {
+    return Promise.resolve(unlisted(error));
   }
 }
+
+/** A folder that could not be listed, and why (an errno code). */
+interface Unlisted {
+  unlisted: string;
+}
+const unlisted = (error: unknown): Unlisted => ({ unlisted: (error as NodeJS.ErrnoException).code ?? "error" });
+/** Folders gone between a listing and this one: nothing to say. */
+const VANISHED = new Set(["ENOENT", "ENOTDIR"]);
 
 // speky:speky-ts#WALK-GLOBS
 /**
@@ -237,7 +245,7 @@ function listedNow(dir: string): Promise<Dirent[] | null> {
  * walks, and a walk cache (the scan cache) may answer a walk whose folders are unchanged.
  */
 export class GlobWalker {
-  private readonly listings = new Map<string, Promise<Dirent[] | null>>();
+  private readonly listings = new Map<string, Promise<Dirent[] | Unlisted>>();
   private recording: { dirs: Map<string, DirStamp>; cacheable: boolean } | null = null;
   private lastYield = performance.now();
   /** How many files the last walk reached (WalkCache.dryRun: more than it returns). */
@@ -265,23 +273,24 @@ export class GlobWalker {
   private stamp(p: string): void {
     const recording = this.recording;
     if (!recording) return;
-    const st = statSync(p, { throwIfNoEntry: false });
+    let st: Stats | undefined;
+    try {
+      st = statSync(p, { throwIfNoEntry: false });
+    } catch {
+      // ENAMETOOLONG (a path past PATH_MAX), ELOOP: not a walk to remember.
+      st = undefined;
+    }
     if (st) recording.dirs.set(p, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs });
     else recording.cacheable = false;
   }
 
   /** Starts listing a folder (once per walker); its stamp is taken before the readdir. */
-  private prefetch(dir: string): Promise<Dirent[] | null> {
+  private prefetch(dir: string): Promise<Dirent[] | Unlisted> {
     let listing = this.listings.get(dir);
     if (!listing) {
       // Before the readdir: a change in between shows as a newer stamp next time.
       this.stamp(dir);
-      listing = this.blocking
-        ? listedNow(dir)
-        : readdir(dir, { withFileTypes: true }).then(
-            (entries) => entries.sort(byName),
-            () => null,
-          );
+      listing = this.blocking ? listedNow(dir) : readdir(dir, { withFileTypes: true }).then((entries) => entries.sort(byName), unlisted);
       this.listings.set(dir, listing);
     } else if (this.recording && !this.recording.dirs.has(dir)) {
       this.stamp(dir);
@@ -289,10 +298,13 @@ export class GlobWalker {
     return listing;
   }
 
-  private async list(dir: string): Promise<Dirent[]> {
+  /** A folder's entries; `why` hears why one cannot be listed (not when it vanished meanwhile). */
+  private async list(dir: string, why?: (code: string) => void): Promise<Dirent[]> {
     const entries = await this.prefetch(dir);
-    if (entries === null && this.recording) this.recording.cacheable = false;
-    return entries ?? [];
+    if (Array.isArray(entries)) return entries;
+    if (this.recording) this.recording.cacheable = false;
+    if (!VANISHED.has(entries.unlisted)) why?.(entries.unlisted);
+    return [];
   }
 
   /** What one pattern reaches from `root`. */
@@ -501,8 +513,18 @@ export class GlobWalker {
         await visit(item.dir);
       }
     };
+    // speky:speky-ts#SEC-PATH-TOO-LONG
+    // A folder that cannot be listed (a path past PATH_MAX: ENAMETOOLONG; EACCES) is a warning
+    // of the pattern naming it, and the walk goes on: it was an internal error, or silence.
+    const unlistable = (frame: Frame) => (code: string) => {
+      const where = display ? `${display}/${frame.rel}` : frame.rel;
+      problems.push({
+        severity: "warning",
+        message: `${quote(pattern)}: cannot list the folder ${quote(where || ".")} (${code}${code === "ENAMETOOLONG" ? ": its path is too long" : ""}); nothing under it is reached`,
+      });
+    };
     const visit = async (frame: Frame): Promise<void> => {
-      const items = itemsOf(frame, await this.list(frame.abs));
+      const items = itemsOf(frame, await this.list(frame.abs, unlistable(frame)));
       await this.breathe();
       for (const item of items) {
         if (item.link) deferred.push(item);
