@@ -39,9 +39,13 @@
   right: [(arrow_function) (function_expression) (generator_function)]
   (#eq? @_prototype "prototype")) @definition.method
 
-; exports.f = function () {} (but module.exports = function () {} names nothing)
+; res.send = function send () {}, app.locals.render = () => {}, exports.f = function () {}:
+; named after the object (res.send), so that two objects' `render`s are told apart. One
+; pattern for every object: each pattern costs compile time. module.exports = ... names nothing.
 ((assignment_expression
-   left: (_ property: (property_identifier) @name) @_target
+   left: (_
+     object: (_) @qualifier
+     property: (property_identifier) @name) @_target
    right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
  (#not-eq? @_target "module.exports"))
 

@@ -2,6 +2,18 @@
 
 (function_declaration name: (identifier) @name) @definition.function
 
+; go test runs an Example function only when its body ends with an output comment
+; ("// Output:" or "// Unordered output:", in any case, as go/doc reads the body's last
+; comment group); without one it is compiled, never run. Such an example is a test by its
+; `func` keyword, captured as a test attribute.
+(function_declaration
+  "func" @test.attribute
+  name: (identifier) @_name
+  body: (block (comment) @_output)
+  (#match? @_name "^Example($|[^a-z])")
+  (#match? @_output "^(//|/\\*)[ \t]*([Uu][Nn][Oo][Rr][Dd][Ee][Rr][Ee][Dd] )?[Oo][Uu][Tt][Pp][Uu][Tt]:")
+  (#followed-only-by? @_output comment))
+
 ; Methods are named after their receiver's type, pointer dropped: Type.Method
 (method_declaration
   receiver: (parameter_list

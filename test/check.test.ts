@@ -86,7 +86,8 @@ describe("speky check", () => {
     const bad = runSpeky(["check", "specs/speky-ts.yaml", "--format", "xml"]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe("speky: option '--format' must be one of text, json, github, not 'xml'\nTry 'speky --help'.\n");
-    expect(runSpeky(["frobnicate"]).status).toBe(2);
+    // Not a command: speky's own command line, with a FILE that does not exist (speky's exit 1).
+    expect(runSpeky(["frobnicate"]).status).toBe(1);
   });
 
   it("answers --version and --help", () => {

@@ -49,8 +49,7 @@ describe("--help everywhere", () => {
       [["check", "x.yaml", "--bogus"], "speky: unknown option '--bogus'"],
       [["check", "x.yaml", "--strict=yes"], "speky: option '--strict' takes no value"],
       [["scan", "x.yaml", "--output"], "speky: option '--output' needs a value"],
-      [["frobnicate"], "speky: unknown command 'frobnicate'"],
-      [[], "speky: missing command (check, scan, report, lsp)"],
+      [[], "speky: missing command (check, scan, report, lsp, export)"],
     ];
     for (const [argv, line] of cases) {
       const run = runSpeky(argv);
@@ -84,9 +83,10 @@ describe("messages quote input bounded and escaped", () => {
     expect(quote("\n".repeat(500))).toBe(`'${"\\n".repeat(50)}…' (500 characters)`);
     // A character outside the BMP is one character, never cut in half.
     expect(quote("😀".repeat(150))).toBe(`'${"😀".repeat(100)}…' (150 characters)`);
+    // Not a command: speky's command line, whose FILE it is not.
     const unknown = runSpeky(["X".repeat(100_000)]);
-    expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toBe(`speky: unknown command '${"X".repeat(100)}…' (100,000 characters)\nTry 'speky --help'.\n`);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toBe(`speky: no such file '${"X".repeat(100)}…' (100,000 characters)\n`);
     const option = runSpeky(["check", "x.yaml", "--format", "a\nerror: forged"]);
     expect(option.stderr.split("\n")[0]).toBe("speky: option '--format' must be one of text, json, github, not 'a\\nerror: forged'");
   });

@@ -4,7 +4,7 @@
 // repository), not the working tree. Slow by nature (real npm installs): each step is bounded,
 // and the three paths run concurrently.
 import { type SpawnOptions, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -96,6 +96,17 @@ function userProject(dir: string, tag: string): void {
   writeFileSync(path.join(dir, "src/cart.py"), `# speky:shop#${tag}\ndef add():\n    pass\n`);
 }
 
+/** Bytes of the files under a folder (links not followed), as an install leaves it. */
+function treeBytes(dir: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) bytes += treeBytes(p);
+    else if (entry.isFile()) bytes += statSync(p).size;
+  }
+  return bytes;
+}
+
 const DANGLING = "src/cart.py:1:3: error: tag speky:shop#REQ-2 names an unknown ID 'REQ-2'; did you mean REQ-1?";
 
 /** Both binaries of an installed package work: help, a check with a finding, the server's start. */
@@ -144,7 +155,15 @@ describe.concurrent("installing speky-ts", () => {
       expect(existsSync(tarball)).toBe(true);
       const user = tempDir("speky-ts-tgz-");
       await ok("npm", ["init", "-y"], user);
-      await ok("npm", ["install", tarball], user);
+      const installed = await ok("npm", ["install", tarball], user);
+      // speky:speky-ts#TINSTALL-SLIM
+      // Quiet and small: no install script (ours included), no grammar package, under 60 MB.
+      expect(`${installed.stdout}${installed.stderr}`).not.toMatch(/warn|install-scripts|gyp/i);
+      const packages = readdirSync(path.join(user, "node_modules")).flatMap((name) =>
+        name.startsWith("@") ? readdirSync(path.join(user, "node_modules", name)).map((n) => `${name}/${n}`) : [name],
+      );
+      expect(packages.filter((name) => /tree-sitter-(?!wasm)|tree-sitter-wasms|fast-glob|npm-check-updates/.test(name))).toEqual([]);
+      expect(treeBytes(path.join(user, "node_modules"))).toBeLessThan(60e6);
       await expectWorkingBinaries(path.join(user, "node_modules/.bin"));
     },
     TEST_MS,

@@ -79,7 +79,7 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
         "",
         "Tests: 1 test (1 automated): TST-CART (automated)",
         "",
-        "Coverage: automated_test_plan",
+        "Coverage: every test automated",
         "",
         "Code references: 1",
       ].join("\n"),
@@ -96,7 +96,7 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
     expect(test).toContain("Code references: 1");
     const pay = hoverText(await request<Hover>(s, "textDocument/hover", "src/cart.ts", 7, 25));
     expect(pay).toContain("Tests: 1 test (0 automated): TST-PAY-MANUAL (manual)");
-    expect(pay).toContain("Coverage: manual_test_plan");
+    expect(pay).toContain("Coverage: every test manual");
   });
 
   it("hovers an unknown ID with the closest one, and nothing off a tag", async () => {
@@ -110,7 +110,7 @@ describe("speky lsp on a fixture tree (zero configuration)", () => {
     s.open("src/alt.ts", "// speky:alt#ALT-1\nexport const alt = 1;\n", "typescript");
     const hover = hoverText(await request<Hover>(s, "textDocument/hover", "src/alt.ts", 0, 14));
     expect(hover).toContain(
-      "\\!\\[pixel\\]\\(https://example.invalid/p.png\\) \\<img src=x onerror=alert\\(1\\)\\> \\[link\\]\\(command:x\\)",
+      "\\!\\[pixel\\]\\(https\\://example\\.invalid/p\\.png\\) \\<img src=x onerror=alert\\(1\\)\\> \\[link\\]\\(command:x\\)",
     );
     expect(hover).not.toMatch(/(^|[^\\])(!\[|<img|\[link\])/);
   });

@@ -49,7 +49,7 @@ describe("protocol faults", () => {
     const lines = (await server.waitForLines(4)) as Record<string, any>[];
     // Answers may come in any order: requests are handled concurrently.
     const byId = new Map(lines.map((l) => [l.id, l]));
-    expect(byId.get(3)).toMatchObject({ result: { isError: true } });
+    expect(byId.get(3)).toMatchObject({ error: { code: -32602, message: "Unknown tool: 'no_such_tool'" } });
     expect(byId.get(4)).toMatchObject({ error: { code: -32601 } });
     expect(byId.get(5)!.result.structuredContent.requirements).toHaveLength(7);
     await server.endInput();

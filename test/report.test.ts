@@ -105,7 +105,7 @@ describe("speky report", () => {
         "",
         "### Coverage",
         "",
-        "| Category | No test plan | Manual | Partially manual | Automated | Total | Automated |",
+        "| Category | No test plan | Manual | Partially manual | Automated | Total | % automated |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
         "| functional | 1 | 0 | 1 | 2 | 4 | 50% |",
         "| performance | 1 | 0 | 0 | 0 | 1 | 0% |",
@@ -113,7 +113,7 @@ describe("speky report", () => {
         "",
         "### Problems (1)",
         "",
-        "- src\\/cart\\.py\\:19\\:3\\: error\\: tag speky\\:shop\\#CART\\-ADDD names an unknown ID \\'CART\\-ADDD\\'\\; did you mean CART\\-ADD\\?",
+        "- `src/cart.py:19:3`: error: tag speky\\:shop\\#CART\\-ADDD names an unknown ID \\'CART\\-ADDD\\'\\; did you mean CART\\-ADD\\?",
         "",
       ].join("\n"),
     );

@@ -14,6 +14,8 @@ describe("scan fixtures", () => {
   // speky:speky-ts#TSCAN-FIXTURES
   // speky:speky-ts#TGRAM-ISTEST
   // speky:speky-ts#TGRAM-TOLERANCE
+  // speky:speky-ts#TGRAM-GO-EXAMPLE
+  // speky:speky-ts#TGRAM-JS-ASSIGNED
   it.each(folders)("%s scans to its expected.json", async (folder) => {
     const dir = path.join(SCAN_FIXTURES, folder);
     const actual = await scanFixture(dir);

@@ -449,6 +449,9 @@ if (process.argv[2] === "lsp") {
   table(rows);
 } else if (process.argv[2] === "walk") {
   await (await import("./walk.js")).benchWalk(log);
+} else if (process.argv[2] === "results") {
+  // `npm run bench -- results`: reading and matching 50,000 testcases, the server's reload (src/bench/results.ts).
+  await (await import("./results.js")).benchResults(log);
 } else {
   await main();
 }

@@ -44,3 +44,11 @@ export const WALK_OPTIONS: OptionSpec[] = [
     help: "trust the tree: let its paths, globs and links reach outside its git work tree (outside git, the manifest's folder)",
   },
 ];
+
+/** JUnit XML test results (src/results): shared by check, report, lsp and speky-mcp. */
+export const RESULTS_OPTION: OptionSpec = {
+  name: "results",
+  value: "GLOB",
+  repeat: true,
+  help: "JUnit XML test results (relative to the current folder), added to the manifests' test_results",
+};

@@ -18,6 +18,9 @@ function programHelp(commands: readonly Command[]): string {
 Usage:
 ${usage}  ${PROGRAM} COMMAND --help
       the usage and options of COMMAND
+  ${PROGRAM} FILE... [-o DIR] [-C CSV]... [-c] [--sort|--no-sort] [-l FILE] [-v]
+      speky's own command line: its MyST pages into DIR (default markdown/),
+      or --check-only; exit 0 written or valid, 1 invalid (${PROGRAM} FILE --help)
   ${PROGRAM} --help | --version
 
 PATH is a manifest (kind: project) or a specification file. Scan results are cached
@@ -44,23 +47,26 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(commandHelp(PROGRAM, command));
     return 0;
   }
-  if (name === "--version" || name === "-V") {
+  if (name === "--version" || name === "-V" || name === "-v") {
     process.stdout.write(`${PROGRAM} ${VERSION}\n`);
     return 0;
   }
   const command = await findCommand(name);
-  if (!command) throw new UsageError(`unknown command ${quote(name)}`);
+  // Sub-commands first; any other first word is speky's own command line (`speky FILE...`).
+  if (!command) return (await import("../commands/speky-pages.js")).runSpekyCommandLine(argv, context(), PROGRAM);
   const args = parseArgs(rest, commandOptions(command));
   if (flag(args, "help")) {
     process.stdout.write(commandHelp(PROGRAM, command));
     return 0;
   }
-  return command.run(args, {
-    cwd: process.cwd(),
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-  });
+  return command.run(args, context());
 }
+
+const context = () => ({
+  cwd: process.cwd(),
+  stdout: (text: string) => process.stdout.write(text),
+  stderr: (text: string) => process.stderr.write(text),
+});
 
 export async function main(argv: string[]): Promise<void> {
   // The reader went away (`speky check | head`): nothing is left to say to it; leave quietly

@@ -3,9 +3,9 @@
 // unknown ID fails the check at the tag's own place.
 import path from "node:path";
 import { flag, listOption, type ParsedArgs, stringOption, UsageError } from "../cli/args.js";
-import { type Command, WALK_OPTIONS } from "../cli/command.js";
+import { type Command, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { verboseNote } from "../cli/verbose.js";
-import type { Diagnostic } from "../diagnostics.js";
+import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { MAX_FILE_BYTES } from "../loader/files.js";
 import { CHECK_FORMATS, type CheckFormat, renderReport, summarize } from "./check-findings.js";
@@ -42,10 +42,16 @@ async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string
       allowOutside: flag(args, "allow-outside"),
       ignore: !flag(args, "no-ignore"),
       cacheNote: verboseNote(args),
+      results: listOption(args, "results"),
     },
     { oneShot: true },
   );
   const findings: Diagnostic[] = model ? modelProblems(model, diagnostics) : [...diagnostics]; // the loader's order: causes first
+  if (model && flag(args, "require-verified")) {
+    const { unverifiedProblems } = await import("../model/verification-problems.js");
+    findings.push(...unverifiedProblems(model));
+    findings.sort(compareDiagnostics);
+  }
   const files = model ? model.specs.files.length + (model.scanStats?.files ?? 0) : null;
   const summary = summarize(findings, files);
   const failed = summary.errors > 0 || (flag(args, "strict") && summary.warnings > 0);
@@ -55,17 +61,25 @@ async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string
 export const checkCommand: Command = {
   name: "check",
   summary: "validate the specs and the code tags; exit 1 on findings",
-  usage: ["PATH... [FILE...] [--format text|json|github] [--strict] [--no-cache] [--verbose] [--no-ignore] [--allow-outside] [-C CSV]..."],
+  usage: [
+    "PATH... [FILE...] [--format text|json|github] [--strict] [--no-cache] [--verbose] [--no-ignore] [--allow-outside] [-C CSV]...",
+    "PATH... [--results GLOB]... [--require-verified] [...]",
+  ],
   description: `Validate the specs and scan the manifests' code_sources; fail on invalid specs
 and on code tags naming unknown IDs. PATH is a manifest (kind: project) or a specification
 file. FILEs (e.g. from pre-commit) restrict the scan to those files; the specs are always
-validated whole. Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error.`,
+validated whole. With test results (--results, or the manifests' test_results), each failed
+test of a tagged test is an error at its tag; --require-verified also fails for each
+requirement of the coverage scope that is not verified.
+Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error.`,
   options: [
     { name: "format", value: "FORMAT", choices: CHECK_FORMATS, help: "how findings are printed (default: text)" },
     { name: "strict", help: "warnings fail the check too" },
     { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
     { name: "no-cache", help: "scan every file afresh" },
     { name: "verbose", help: "say on stderr why the scan cache was not used" },
+    RESULTS_OPTION,
+    { name: "require-verified", help: "fail for every requirement of the coverage scope that is not verified by the results" },
     ...WALK_OPTIONS,
   ],
   async run(args, context) {

@@ -12,6 +12,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "scan", load: async () => (await import("./scan.js")).scanCommand },
   { name: "report", load: async () => (await import("./report.js")).reportCommand },
   { name: "lsp", load: async () => (await import("./lsp.js")).lspCommand },
+  { name: "export", load: async () => (await import("./export.js")).exportCommand },
 ];
 
 /** Every command, in registry order (--help). */

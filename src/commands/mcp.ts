@@ -1,27 +1,28 @@
 // Entry of the `speky-mcp` binary. The specs are loaded and validated before anything is
 // answered (a load error is reported on stderr and exits 1 without serving); a plain first
 // `initialize` is then answered before the MCP SDK and the tools are even loaded
-// (early-initialize.ts); the scan of the code sources runs in the background from then on,
+// (mcp/sdk/initialize.ts); the scan of the code sources runs in the background from then on,
 // and the tools that need code references wait for it (scan-wait.ts). The files are watched and the model reloaded on change
 // (src/live), unless --no-watch.
 // Exit codes: 0 clean (stdin closed), 1 load error, 2 usage error.
-import { existsSync } from "node:fs";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { flag, formatOptions, HELP_OPTION, listOption, type OptionSpec, parseArgs, UsageError } from "../cli/args.js";
-import { WALK_OPTIONS } from "../cli/command.js";
+import { RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { escapeControl, formatDiagnostic, hasErrors } from "../diagnostics.js";
+import { holdScanUntil } from "../live/hold-scan.js";
 import { LiveModel } from "../live/live-model.js";
-import { earlyInitializeAnswer } from "../mcp/early-initialize.js";
 import { createLogger, type Logger, type LogLevel } from "../mcp/log.js";
-import { LineStdioTransport } from "../mcp/transport.js";
+import { earlyInitializeAnswer } from "../mcp/sdk/initialize.js";
+import { LineStdioTransport } from "../mcp/sdk/transport.js";
 import type { Model } from "../model/model.js";
 import { grouped, plural } from "../quote.js";
 import { VERSION } from "../version.js";
+import { missingPaths } from "./mcp-paths.js";
 
 const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
 
 Usage:
-  speky-mcp PATH... [-C CSV]... [--no-watch] [--no-ignore] [--allow-outside] [--quiet | --verbose]
+  speky-mcp PATH... [-C CSV]... [--results GLOB]... [--no-watch] [--no-ignore] [--allow-outside] [--quiet | --verbose]
   speky-mcp --help | --version
 
 PATH is a manifest (kind: project) or a specification file; CSV is an extra comment file.
@@ -29,7 +30,9 @@ Specs are loaded before serving; the manifests' code_sources are scanned in the 
 and tools that need code references wait for that scan (up to 20 s, then they answer with
 what is known, marked partial). While serving, the spec files, the manifests' folders and the
 code sources are watched: a change reloads the model (invalid specs keep the last good one in
-service, and every answer says so).
+service, and every answer says so). With JUnit XML test results (--results, or the manifests'
+test_results), get_test and get_requirement tell what the last run verified, verification_status
+sums it up, and a finished test run (a results file written) reloads the model too.
 --no-watch serves the model loaded at start-up. Logs go to stderr.
 Exit codes: 0 when the client closes stdin, 1 when the specs do not load, 2 on usage errors.
 `;
@@ -37,6 +40,7 @@ Exit codes: 0 when the client closes stdin, 1 when the specs do not load, 2 on u
 const OPTIONS: OptionSpec[] = [
   { name: "comment-csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
   { name: "no-watch", help: "serve the model loaded at start-up; do not watch the files" },
+  RESULTS_OPTION,
   ...WALK_OPTIONS,
   { name: "quiet", short: "q", help: "print only errors on stderr" },
   { name: "verbose", help: "add debug lines: scan statistics, watched folders, reloads" },
@@ -54,6 +58,7 @@ interface Invocation {
   watch: boolean;
   allowOutside: boolean;
   ignore: boolean;
+  results: string[];
 }
 
 /** Milliseconds of quiet after a change before reloading: an editor's save is several events. */
@@ -73,6 +78,7 @@ function parse(argv: readonly string[]): Invocation | "help" | "version" {
     watch: !flag(args, "no-watch"),
     allowOutside: flag(args, "allow-outside"),
     ignore: !flag(args, "no-ignore"),
+    results: listOption(args, "results"),
   };
 }
 
@@ -88,18 +94,6 @@ function logScan(model: Model, log: Logger): void {
   );
 }
 
-/**
- * $SPEKY_MCP_HOLD_SCAN=FILE, a test hook: the background scan stops after its walk until FILE
- * exists, so that a test sees the server mid-scan without depending on timing.
- */
-function holdScan(): ((total: number) => Promise<void>) | undefined {
-  const gate = process.env.SPEKY_MCP_HOLD_SCAN;
-  if (!gate) return undefined;
-  return async () => {
-    while (!existsSync(gate)) await new Promise((resolve) => setTimeout(resolve, 20));
-  };
-}
-
 async function load(invocation: Invocation, log: Logger, scanAfter: Promise<void>): Promise<LiveModel | null> {
   const started = performance.now();
   const { live, diagnostics } = await LiveModel.open(
@@ -108,9 +102,10 @@ async function load(invocation: Invocation, log: Logger, scanAfter: Promise<void
       csvs: invocation.csvs,
       allowOutside: invocation.allowOutside,
       ignore: invocation.ignore,
+      results: invocation.results,
       ...(invocation.level === "verbose" ? { cacheNote: (line: string) => log.debug(escapeControl(line)) } : {}),
     },
-    { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScan(), scanAfter },
+    { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScanUntil(process.env.SPEKY_MCP_HOLD_SCAN), scanAfter },
   );
   for (const d of diagnostics) log.diagnostic(d);
   if (!live || hasErrors(diagnostics)) return null;
@@ -127,19 +122,6 @@ async function load(invocation: Invocation, log: Logger, scanAfter: Promise<void
     logScan(scanned, log);
   });
   return live;
-}
-
-/**
- * The SDK takes over a session whose `initialize` was answered early: the request goes through
- * the SDK's own parsing and handler, so that its state (client capabilities and version) is
- * what it would have been; its answer is dropped, being the one already sent.
- */
-async function replayInitialize(server: McpServer, request: unknown, log: Logger): Promise<void> {
-  const { InitializeRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
-  const handler = (server.server as unknown as { _oninitialize(r: unknown): Promise<unknown> })._oninitialize;
-  const answer = await handler.call(server.server, InitializeRequestSchema.parse(request));
-  const sent = earlyInitializeAnswer(request) as { result: unknown };
-  if (JSON.stringify(answer) !== JSON.stringify(sent.result)) log.warn("the early initialize answer differs from the SDK's");
 }
 
 // speky:speky-ts#LIVE-WATCH
@@ -165,6 +147,10 @@ async function serve(
     for (const d of problems) log.diagnostic(d);
   });
   live.on("warning", (message) => log.warn(message));
+  live.on("results", (model) => {
+    const v = model.verification;
+    if (v) log.debug(`read the test results again: ${plural(v.files.length, "file")}, ${plural(v.testcasesRead, "testcase")}`);
+  });
   // Watching starts before anything is answered: a client that edits a spec as soon as it is
   // initialized sees the change served.
   if (invocation.watch) {
@@ -176,18 +162,21 @@ async function serve(
   transport.answerEarly(earlyInitializeAnswer);
   startScan();
   // Loaded only now: the SDK and the tools are not needed to answer a plain `initialize`.
-  const { createServer } = await import("../mcp/server.js");
+  const [{ connectSession, createServer }, { resultsGiven }] = await Promise.all([
+    import("../mcp/server.js"),
+    import("../results/sources.js"),
+  ]);
+  const verification = resultsGiven({ manifests: live.current.manifests, globs: invocation.results });
   const mcp = createServer(
     () => live.current,
     () => live.snapshot(),
+    { verification },
   );
   server = mcp;
-  const early = transport.endEarly();
-  if (early !== undefined) await replayInitialize(mcp, early, log);
   const closed = new Promise<void>((resolve) => {
     mcp.server.onclose = resolve;
   });
-  await mcp.connect(transport);
+  await connectSession(mcp, transport, transport.endEarly(), (message) => log.warn(message));
   await closed;
   live.stopWatching();
   log.debug("stdin closed, exiting");
@@ -211,6 +200,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const log = createLogger(invocation.level);
+  const missing = missingPaths(invocation.paths);
+  if (missing.length > 0) {
+    for (const d of missing) log.diagnostic(d);
+    return 1;
+  }
   // stdin is read from the start: the client's `initialize` is there when the specs are loaded.
   const transport = new LineStdioTransport();
   transport.onerror = (error) => log.warn(`transport: ${error.message}`);

@@ -1,7 +1,7 @@
 // `speky report` in the command registry (src/commands/index.ts): options, help, and the
 // mapping of output-folder failures to one line and exit 2.
 import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOption, UsageError } from "../cli/args.js";
-import { type Command, commandOptions } from "../cli/command.js";
+import { type Command, commandOptions, RESULTS_OPTION } from "../cli/command.js";
 import { fileErrorReason } from "../cli/file-error.js";
 import { quote } from "../quote.js";
 import { DEFAULT_OUT, REPORT_FORMATS, type ReportFormat } from "../report/formats.js";
@@ -19,6 +19,7 @@ async function reportOutcome(args: ParsedArgs, cwd: string): Promise<ReportOutco
       csvs: listOption(args, "csv"),
       cache: !flag(args, "no-cache"),
       cwd,
+      results: listOption(args, "results"),
     });
   } catch (error) {
     if (error instanceof OutputError) throw new CommandError(error.message);
@@ -32,12 +33,14 @@ async function reportOutcome(args: ParsedArgs, cwd: string): Promise<ReportOutco
 export const reportCommand: Command = {
   name: "report",
   summary: "write a static HTML traceability report, or a Markdown summary",
-  usage: ["PATH... [--out DIR] [--format html|markdown] [--no-cache] [-C CSV]..."],
+  usage: ["PATH... [--out DIR] [--format html|markdown] [--no-cache] [-C CSV]... [--results GLOB]..."],
   description: `Write a static site into DIR (default ${DEFAULT_OUT}/) that opens from the file system
 with no network request: the index (coverage per category, every requirement, search and
 filters), a view per requirement and per test, the matrix and the problems. DIR must be empty,
 absent, or a previous report. --format markdown prints the summary, coverage and problems
-to stdout instead (to DIR/report.md with --out), e.g. for a CI job summary.
+to stdout instead (to DIR/report.md with --out), e.g. for a CI job summary. With JUnit XML
+test results (--results, or the manifests' test_results), each requirement and test plan shows
+what the last run verified, and the index a verification summary beside the coverage one.
 PATH is a manifest (kind: project) or a specification file.
 Exit codes: 0 written, 1 when the specs do not load (nothing written), 2 usage error or
 unusable output folder.`,
@@ -46,6 +49,7 @@ unusable output folder.`,
     { name: "format", value: "FORMAT", choices: REPORT_FORMATS, help: "html (default) or markdown" },
     { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
     { name: "no-cache", help: "scan every file afresh" },
+    RESULTS_OPTION,
   ],
   async run(args, context) {
     const { stdout, stderr, exitCode } = await reportOutcome(args, context.cwd);

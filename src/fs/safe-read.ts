@@ -161,3 +161,26 @@ export async function readRegular(file: string, options: SafeOpenOptions = {}): 
     await handle.close();
   }
 }
+
+/** openRegularSync without blocking: a handle to read in chunks (results files); the caller closes it. */
+export async function openRegular(
+  file: string,
+  options: SafeOpenOptions = {},
+): Promise<{ handle: fs.promises.FileHandle; stat: fs.Stats } | Refusal> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(file, flags(options));
+  } catch (err) {
+    return refusalOfError(err, options);
+  }
+  try {
+    const stat = await handle.stat();
+    const refusal = checkStat(stat, options);
+    if (refusal === null) return { handle, stat };
+    await handle.close();
+    return refusal;
+  } catch (err) {
+    await handle.close();
+    return refusalOfError(err, options);
+  }
+}

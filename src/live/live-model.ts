@@ -14,7 +14,7 @@ import { allowed, realOrResolved } from "../fs/boundary.js";
 import { compileGlob, patternReaches } from "../fs/globs.js";
 import { loadSpecs } from "../loader/load.js";
 import type { SpecSet } from "../loader/types.js";
-import { loadModel, type ModelOptions, type ScanHooks, scanSpecs } from "../model/load-model.js";
+import { loadModel, type ModelOptions, resultsSources, type ScanHooks, scanSpecs, withResults } from "../model/load-model.js";
 import { buildModel, type Model } from "../model/model.js";
 import { plural } from "../quote.js";
 import { cacheDir } from "../scan/cache-dir.js";
@@ -101,6 +101,8 @@ export interface LiveEvents {
   rejected: [problems: Diagnostic[]];
   /** The first scan (background mode) is done: its model, with code references, is served. */
   scanned: [model: Model];
+  /** Only the test results were read again (a test run wrote them); `swapped` follows. */
+  results: [model: Model];
   /** Something about watching the user should know (e.g. the watch budget is spent). */
   warning: [message: string];
 }
@@ -128,8 +130,11 @@ class Relevance {
   private readonly codeMatchers: { root: string; patterns: string[] }[];
   /** Absolute files holding code references: removing a folder above one matters. */
   private readonly taggedFiles: string[];
+  /** The test results' globs, each with the folder it is relative to. */
+  private readonly resultsMatchers: { root: string; patterns: string[] }[];
 
-  constructor(model: Model) {
+  constructor(model: Model, options: ModelOptions = {}) {
+    this.resultsMatchers = resultsMatchers(model, options);
     this.filesRead = new Set(model.specs.files.map((f) => path.resolve(f)));
     this.specFolders = new Set([...this.filesRead].map((f) => path.dirname(f)));
     this.codeMatchers = model.manifests.filter((m) => m.code_sources.length > 0).map((m) => ({ root: m.root, patterns: m.code_sources }));
@@ -138,6 +143,12 @@ class Relevance {
       const root = roots.get(r.project.toLowerCase());
       return root ? [path.resolve(root, r.file)] : [];
     });
+  }
+
+  // speky:speky-ts#RESULTS-LIVE
+  /** A results file (written by a test run): the results are read again, the specs and code are not. */
+  isResults(abs: string): boolean {
+    return this.resultsMatchers.some(({ root, patterns }) => patterns.some((p) => patternReaches(root, p, abs)));
   }
 
   matters(abs: string): boolean {
@@ -157,9 +168,25 @@ class Relevance {
   }
 }
 
+/** The globs of a model's test results, with the folder each is relative to. */
+function resultsMatchers(model: Model, options: ModelOptions): { root: string; patterns: string[] }[] {
+  const sources = resultsSources(model.specs, options);
+  return [
+    ...sources.manifests.filter((m) => (m.test_results ?? []).length > 0).map((m) => ({ root: m.root, patterns: m.test_results ?? [] })),
+    ...(sources.globs.length > 0 ? [{ root: sources.cwd, patterns: [...sources.globs] }] : []),
+  ];
+}
+
 /** Directories to watch for a model: manifest roots and code_sources bases as trees, folders of files read. */
-export function watchPlan(model: Model): WatchPlan {
+export function watchPlan(model: Model, options: ModelOptions = {}): WatchPlan {
   const trees = new Set<string>();
+  // Test results: where each glob's walk starts and the folders of the files read (a test run
+  // writes there), whatever .gitignore says of them.
+  const results = new Set<string>();
+  for (const { root, patterns } of resultsMatchers(model, options)) {
+    for (const pattern of patterns) results.add(path.resolve(root, globBase(pattern)));
+  }
+  for (const file of model.verification?.files ?? []) results.add(path.dirname(file.abs));
   for (const m of model.manifests) {
     trees.add(m.root);
     // A glob may reach outside its root ("../shared/**/*.py").
@@ -171,7 +198,7 @@ export function watchPlan(model: Model): WatchPlan {
   }
   const folders = model.specs.files.map((f) => path.dirname(path.resolve(f)));
   const existing = (dirs: Iterable<string>) => [...dirs].filter((d) => statSync(d, { throwIfNoEntry: false })?.isDirectory() ?? false);
-  return { trees: existing(trees), folders: existing(folders) };
+  return { trees: existing(trees), folders: existing(folders), results: existing(results) };
 }
 
 export class LiveModel extends EventEmitter<LiveEvents> {
@@ -183,6 +210,8 @@ export class LiveModel extends EventEmitter<LiveEvents> {
   private pendingSince: number | null = null;
   private reloading: Promise<void> | null = null;
   private dirty = false;
+  /** Only results files changed since the last reload: they are read again, nothing else. */
+  private resultsOnly = true;
 
   private readonly firstScan: Promise<void>;
 
@@ -196,7 +225,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
   ) {
     super();
     this.state = Object.freeze({ model, loadedAt: new Date(), problems: diagnostics, stale: false, scanning });
-    this.relevance = new Relevance(model);
+    this.relevance = new Relevance(model, options);
     this.firstScan = scanning?.finished ?? Promise.resolve();
   }
 
@@ -250,7 +279,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
       }
       // Same specs, same load time: only the code references (and scanner findings) are new.
       this.state = Object.freeze({ ...this.state, ...(model ? { model } : {}), problems, scanning: null });
-      if (model) this.relevance = new Relevance(model);
+      if (model) this.relevance = new Relevance(model, this.options);
       progress.end();
       this.emit("scanned", this.state.model);
     }).catch((error: unknown) => this.emit("warning", `scan failed: ${String(error)}`));
@@ -299,7 +328,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
       [cacheDir()],
       this.options.ignore ?? true,
     );
-    this.watcher.update(watchPlan(this.state.model));
+    this.watcher.update(watchPlan(this.state.model, this.options));
   }
 
   stopWatching(): void {
@@ -312,12 +341,16 @@ export class LiveModel extends EventEmitter<LiveEvents> {
 
   private changed(abs: string): void {
     let matters: boolean;
+    let results = false;
     try {
-      matters = this.relevance.matters(abs);
+      results = this.relevance.isResults(abs);
+      matters = results || this.relevance.matters(abs);
     } catch {
       matters = true;
     }
-    if (matters) this.schedule();
+    if (!matters) return;
+    if (!results) this.resultsOnly = false;
+    this.schedule();
   }
 
   /** Debounced: a burst of changes makes one reload, at most MAX_DELAY_MS after its first change. */
@@ -329,7 +362,11 @@ export class LiveModel extends EventEmitter<LiveEvents> {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.pendingSince = null;
-      this.reload().catch((error: unknown) => this.emit("warning", `reload failed: ${String(error)}`));
+      const resultsOnly = this.resultsOnly;
+      this.resultsOnly = true;
+      (resultsOnly ? this.reloadResults() : this.reload()).catch((error: unknown) =>
+        this.emit("warning", `reload failed: ${String(error)}`),
+      );
     }, delay);
   }
 
@@ -340,6 +377,25 @@ export class LiveModel extends EventEmitter<LiveEvents> {
       return this.reloading;
     }
     return this.run(() => this.reloadOnce());
+  }
+
+  /**
+   * A test run wrote its results: the served model takes the results read again (same specs,
+   * same code references), swapped whole as any reload. While a reload runs, this waits for it
+   * and then reads the results again: a whole reload meanwhile read them already, but maybe
+   * before the run finished writing.
+   */
+  // speky:speky-ts#RESULTS-LIVE
+  async reloadResults(): Promise<void> {
+    while (this.reloading) await this.reloading.catch(() => {});
+    return this.run(async () => {
+      const previous = this.state;
+      if (previous.scanning) return;
+      const model = await withResults(previous.model, this.options);
+      this.state = Object.freeze({ ...previous, model, loadedAt: new Date() });
+      this.emit("results", model);
+      this.emit("swapped", model, false);
+    });
   }
 
   /** Runs `first`, then reloads for as long as reloads were asked for meanwhile. */
@@ -378,8 +434,8 @@ export class LiveModel extends EventEmitter<LiveEvents> {
     }
     // The swap: one assignment of one frozen object.
     this.state = Object.freeze({ model, loadedAt: new Date(), problems, stale: false, scanning: null });
-    this.relevance = new Relevance(model);
-    this.watcher?.update(watchPlan(model));
+    this.relevance = new Relevance(model, this.options);
+    this.watcher?.update(watchPlan(model, this.options));
     this.emit("swapped", model, !sameIds(previous.model, model));
   }
 }

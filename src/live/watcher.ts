@@ -19,6 +19,11 @@ export interface WatchPlan {
   trees: readonly string[];
   /** Directories watched for their own entries only. */
   folders: readonly string[];
+  /**
+   * Directories watched for their own entries whatever ignore rules say (test results, which a
+   * .gitignore usually excludes), even inside a tree.
+   */
+  results?: readonly string[];
 }
 
 /** Milliseconds a tree walk may hold the event loop before it yields. */
@@ -39,7 +44,8 @@ export function normalisePlan(plan: WatchPlan): WatchPlan {
   const trees = [...new Set(plan.trees.map((t) => path.resolve(t)))].sort();
   const keptTrees = trees.filter((t) => !trees.some((o) => o !== t && inside(t, o)));
   const folders = [...new Set(plan.folders.map((f) => path.resolve(f)))].filter((f) => !keptTrees.some((t) => inside(f, t))).sort();
-  return { trees: keptTrees, folders };
+  const results = [...new Set((plan.results ?? []).map((f) => path.resolve(f)))].sort();
+  return results.length > 0 ? { trees: keptTrees, folders, results } : { trees: keptTrees, folders };
 }
 
 interface Entry {
@@ -80,14 +86,15 @@ export class TreeWatcher {
     const plan = normalisePlan(next);
     if (JSON.stringify(plan) === JSON.stringify(this.plan)) return;
     this.plan = plan;
+    const results = plan.results ?? [];
     for (const [dir, entry] of [...this.entries]) {
       const inTree = plan.trees.some((t) => inside(dir, t));
-      if (!inTree && !plan.folders.includes(dir)) this.unwatch(dir);
-      // Re-added below with the right reach.
-      else if (entry.recursive !== inTree) this.unwatch(dir);
+      if (!inTree && !plan.folders.includes(dir) && !results.includes(dir)) this.unwatch(dir);
+      // Re-added below with the right reach (a results folder a tree's walk pruned keeps its own).
+      else if (entry.recursive !== inTree && !(results.includes(dir) && !entry.recursive)) this.unwatch(dir);
     }
     for (const tree of plan.trees) this.addTree(tree);
-    for (const folder of plan.folders) this.add(folder, false);
+    for (const folder of [...plan.folders, ...results]) this.add(folder, false);
   }
 
   /** Directories currently watched (each with its own watcher on Linux), sorted. */

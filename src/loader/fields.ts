@@ -201,6 +201,13 @@ export const FILE_SPECS: Record<Kind, ObjectSpec> = {
         of: "glob",
         description: "Globs of source files to scan for speky:<name>#<ID> tags, relative to the root directory.",
       },
+      test_results: {
+        type: "strings",
+        of: "glob",
+        description:
+          "Globs of JUnit XML test results, relative to the root directory: a requirement is verified when its tests passed " +
+          "(speky-ts; speky ignores this field).",
+      },
       coverage_categories: {
         type: "strings",
         of: "category",

@@ -172,6 +172,18 @@ class Loader {
       plan.code_sources.map((c) => ({ file: reach.display, line: c.line, column: c.column })),
     );
     hide(manifest, "boundary", reach.boundary);
+    // speky:speky-ts#RESULTS-MANIFEST
+    // Results are read with the model (src/results); not enumerable, so no output changes without them.
+    hide(
+      manifest,
+      "test_results",
+      plan.test_results.map((c) => c.text),
+    );
+    hide(
+      manifest,
+      "test_result_sites",
+      plan.test_results.map((c) => ({ file: reach.display, line: c.line, column: c.column })),
+    );
     const clash = plan.name && this.manifests.find((m) => m.name.toLowerCase() === plan.name!.toLowerCase());
     if (clash) {
       report.error(
@@ -199,7 +211,7 @@ class Loader {
     }
     if (plan.root === null) return;
     // Code sources are walked by the scan; a pattern starting outside the boundary fails the load now.
-    for (const pattern of plan.code_sources) {
+    for (const pattern of [...plan.code_sources, ...plan.test_results]) {
       const refused = confinementProblem(plan.root, pattern.text, reach.boundary);
       if (refused) report.error(pattern, refused.message);
     }

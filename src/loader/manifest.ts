@@ -21,6 +21,7 @@ export interface ManifestPlan {
   files: Written[];
   comments_csvs: Written[];
   code_sources: Written[];
+  test_results: Written[];
   coverage_categories: Written[];
   source_links?: Pos & { url: string; branch: string };
 }
@@ -44,6 +45,7 @@ export async function readManifest(root: SMap, absFile: string, report: FileDiag
     files: patterns(root, "files", f),
     comments_csvs: patterns(root, "comments_csvs", f),
     code_sources: patterns(root, "code_sources", f),
+    test_results: patterns(root, "test_results", f),
     coverage_categories: patterns(root, "coverage_categories", f),
   };
   const links = f.source_links as SMap | undefined;

@@ -90,6 +90,10 @@ export interface Manifest {
   /** The folders its paths may reach (src/fs/boundary.ts); null with --allow-outside. Not enumerable. */
   boundary: Boundary | null;
   source_links?: SourceLinks;
+  /** Globs of JUnit XML results relative to root, as written (src/results). Not enumerable. */
+  test_results?: string[];
+  /** Where each test_results glob is written. Not enumerable. */
+  test_result_sites?: SourceLocation[];
   /** Name of the manifest that reached this one; null for a top-level manifest. */
   parent: string | null;
 }

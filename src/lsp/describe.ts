@@ -2,7 +2,7 @@
 // open buffers' tags counted in.
 
 import type { Item } from "../loader/types.js";
-import { coverageOf, isAutomated } from "../model/coverage.js";
+import { type CoverageBucket, coverageOf, isAutomated } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
 import { suggestId } from "../model/suggest.js";
 import type { Project } from "./project.js";
@@ -11,18 +11,32 @@ import type { Project } from "./project.js";
 const MAX_TEXT = 4000;
 
 const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
+// speky:speky-ts#LSP-HOVER-TEXT
 /**
  * Spec text as Markdown text, never markup: the characters of links, images, HTML, entities,
  * code and emphasis are escaped, so that a hostile spec cannot make a hover fetch an image,
- * show a link or render HTML.
+ * show a link or render HTML; and so are the characters that autolinkers look for (GFM's
+ * and VS Code's `https://`, `www.` and `a@b.c`; markdown-it's fuzzy `example.com`): the `:`
+ * before a `/`, every `@`, and a `.` between two letters or digits. Clients then show a
+ * bare URL as the text it is, never as a link.
  */
-export const md = (text: string) => text.replace(/[\\`*_[\]()<>!#|~{}&]/g, "\\$&");
+const MARKUP = /[\\`*_[\]()<>!#|~{}&@]|:(?=\/)|(?<=[\p{L}\p{N}])\.(?=[\p{L}\p{N}])/gu;
+export const md = (text: string) => text.replace(MARKUP, "\\$&");
 const code = (text: string) => `*${md(text)}*`;
 
 export function testCounts(model: Model, id: string): { tests: number; automated: number } {
   const tests = model.testedBy.get(id) ?? [];
   return { tests: tests.length, automated: tests.filter((t) => isAutomated(model, t.id)).length };
 }
+
+// speky:speky-ts#LSP-HOVER-WORDS
+/** The coverage buckets of test_plan_coverage, said in words. */
+const COVERAGE_IN_WORDS: Record<CoverageBucket, string> = {
+  no_test_plan: "no test plan",
+  manual_test_plan: "every test manual",
+  partially_manual_test_plan: "some tests automated, some manual",
+  automated_test_plan: "every test automated",
+};
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -47,12 +61,19 @@ export function describeItem(project: Project, model: Model, item: Item): string
     const list = tests.slice(0, 20).map((t) => `${md(t.id)} (${isAutomated(model, t.id) ? "automated" : "manual"})`);
     const more = tests.length > 20 ? `, and ${tests.length - 20} more` : "";
     lines.push(`Tests: ${plural(tests.length, "test")} (${automated} automated)${list.length ? `: ${list.join(", ")}${more}` : ""}`, "");
-    lines.push(`Coverage: ${coverageOf(model, item.id)}`, "");
+    lines.push(`Coverage: ${COVERAGE_IN_WORDS[coverageOf(model, item.id)]}`, "");
   } else {
     const validates = item.ref.slice(0, 20).map(md).join(", ") + (item.ref.length > 20 ? `, and ${item.ref.length - 20} more` : "");
     lines.push(`Steps: ${item.steps.length} · validates ${validates}`, "");
   }
-  lines.push(`Code references: ${project.tagsOf(item.id).length}`);
+  const scan = project.scanProgress;
+  if (!scan) {
+    lines.push(`Code references: ${project.tagsOf(item.id).length}`);
+  } else {
+    // Answered before the first scan was done (the wait is bounded): say what is not known yet.
+    lines.push(`Code references: ${project.tagsOf(item.id).length} so far`, "");
+    lines.push(`*${md(`${scan.describe()}: code references and automated tests are not all known yet`)}*`);
+  }
   return lines.join("\n");
 }
 

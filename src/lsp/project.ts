@@ -3,7 +3,8 @@
 import { EventEmitter } from "node:events";
 import path from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
-import { LiveModel } from "../live/live-model.js";
+import { holdScanUntil } from "../live/hold-scan.js";
+import { LiveModel, type ScanProgress } from "../live/live-model.js";
 import { readSpecFile } from "../loader/files.js";
 import type { Item } from "../loader/types.js";
 import type { Model } from "../model/model.js";
@@ -65,6 +66,8 @@ export class Project extends EventEmitter<ProjectEvents> {
     readonly cwd: string,
     private readonly openText: (abs: string) => OpenText | undefined,
     private readonly watch = true,
+    /** `--results` globs (absolute). */
+    private readonly results: string[] = [],
   ) {
     super();
   }
@@ -73,9 +76,14 @@ export class Project extends EventEmitter<ProjectEvents> {
     return this.live?.current ?? null;
   }
 
-  /** True while the first scan of the code sources runs (the specs are served meanwhile). */
+  /** The first scan of the code sources while it runs (the specs are served meanwhile), else null. */
+  get scanProgress(): ScanProgress | null {
+    return this.live?.snapshot().scanning ?? null;
+  }
+
+  /** True while the first scan of the code sources runs. */
   get scanning(): boolean {
-    return this.live?.snapshot().scanning != null;
+    return this.scanProgress !== null;
   }
 
   get loading(): boolean {
@@ -99,7 +107,11 @@ export class Project extends EventEmitter<ProjectEvents> {
   private async load(): Promise<void> {
     if (this.live || this.paths.length === 0) return;
     // The specs are served as soon as they load; the code is scanned after, in the background.
-    const { live, diagnostics } = await LiveModel.open(this.paths, { cwd: this.cwd }, { debounceMs: DEBOUNCE_MS, background: true });
+    const { live, diagnostics } = await LiveModel.open(
+      this.paths,
+      { cwd: this.cwd, results: this.results },
+      { debounceMs: DEBOUNCE_MS, background: true, afterWalk: holdScanUntil(process.env.SPEKY_LSP_HOLD_SCAN) },
+    );
     if (!live) {
       this.failure = diagnostics;
       this.emit("rejected", diagnostics);

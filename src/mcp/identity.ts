@@ -1,5 +1,5 @@
 // What the server says of itself in its `initialize` answer, in a module without the MCP SDK:
-// main.ts answers a plain `initialize` before loading the SDK (early-initialize.ts), and the
+// main.ts answers a plain `initialize` before loading the SDK (sdk/initialize.ts), and the
 // SDK's server is built from the same values (server.ts). test/mcp-early-initialize.test.ts
 // checks that both answers are the same bytes.
 import { VERSION } from "../version.js";
@@ -17,13 +17,3 @@ export const INSTRUCTIONS =
 
 /** The capabilities given to McpServer's constructor. */
 export const DECLARED_CAPABILITIES = { tools: {}, resources: {}, completions: {} };
-
-/**
- * The capabilities the SDK announces once the tools, resources and completions are registered
- * (McpServer adds `listChanged` to tools and resources), in the SDK's key order.
- */
-export const ANNOUNCED_CAPABILITIES = { tools: { listChanged: true }, resources: { listChanged: true }, completions: {} };
-
-/** The SDK's SUPPORTED_PROTOCOL_VERSIONS and LATEST_PROTOCOL_VERSION (@modelcontextprotocol/sdk 1.32.2). */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
-export const LATEST_PROTOCOL_VERSION = "2025-11-25";

@@ -14,8 +14,18 @@ import { boundedResult } from "./fit.js";
 import { CursorError, Listing, materialize, pageOf, pagingInput, pagingOutput, splitPaging } from "./paging.js";
 import { awaitScan, needsScan, PARTIAL_META_KEY, partialNote, scanWaitMs, type WaitContext } from "./scan-wait.js";
 
-/** A domain error (unknown ID, tag or category, wrong kind): answered, never thrown to the protocol. */
-export class ToolError extends Error {}
+/**
+ * A domain error (unknown ID, tag or category, wrong kind): answered, never thrown to the
+ * protocol; `didYouMean`, when one is close, goes beside the exact text as `did_you_mean`.
+ */
+export class ToolError extends Error {
+  constructor(
+    message: string,
+    readonly didYouMean: string | null = null,
+  ) {
+    super(message);
+  }
+}
 
 export interface ToolSpec<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
@@ -62,8 +72,9 @@ export function success(content: object): CallToolResult {
   return boundedResult(content);
 }
 
-export function failure(message: string): CallToolResult {
-  const content = { error: message };
+// speky:speky-ts#MCP-DID-YOU-MEAN
+export function failure(message: string, didYouMean: string | null = null): CallToolResult {
+  const content = didYouMean === null ? { error: message } : { error: message, did_you_mean: didYouMean };
   return { ...success(content), isError: true };
 }
 
@@ -71,7 +82,7 @@ function compute(spec: ToolSpec, state: LiveState, args: Record<string, unknown>
   try {
     return success(spec.run(state.model, args, state));
   } catch (error) {
-    if (error instanceof ToolError) return failure(error.message);
+    if (error instanceof ToolError) return failure(error.message, error.didYouMean);
     throw error;
   }
 }
@@ -86,7 +97,7 @@ function computeListing(spec: ToolSpec, state: LiveState, args: Record<string, u
   try {
     return new Listing(spec.run(state.model, args, state) as Record<string, unknown>);
   } catch (error) {
-    if (error instanceof ToolError) return failure(error.message);
+    if (error instanceof ToolError) return failure(error.message, error.didYouMean);
     throw error;
   }
 }
@@ -124,9 +135,9 @@ export function runTool(spec: ToolSpec, state: LiveState, args: Record<string, u
   return Object.keys(notes).length === 0 ? result : { ...result, _meta: { ...result._meta, ...notes } };
 }
 
-// The outputSchema is published by our own tools/list (tool-list.ts), not given to McpServer:
-// McpServer would re-check every result with zod, which costs more than the call itself on
-// the large answers (tens of milliseconds for 10,000 summaries). The e2e suites check every
+// The outputSchema is published by our own tools/list (sdk/tool-list.ts), not given to McpServer:
+// McpServer would re-check every result with zod, which costs as much as a repeated call on
+// the large answers (sdk/pin.ts, departure 4). The e2e suites check every
 // answer against the published schema instead, through the SDK client.
 export function registerTool(server: McpServer, getState: () => LiveState, spec: ToolSpec): void {
   server.registerTool(

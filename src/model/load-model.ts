@@ -3,6 +3,7 @@
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import { loadSpecs } from "../loader/load.js";
 import type { LoadOptions, Manifest, SpecSet } from "../loader/types.js";
+import { type ResultsSources, resultsGiven } from "../results/sources.js";
 import type { ScanOptions } from "../scan/scan.js";
 import type { ScanTarget } from "../scan/types.js";
 import { buildModel, type Model } from "./model.js";
@@ -35,6 +36,8 @@ export interface ModelOptions extends LoadOptions {
   cacheNote?: (line: string) => void;
   /** Skip git-ignored code sources; default true, false for `--no-ignore`. */
   ignore?: boolean;
+  /** `--results` globs of JUnit XML files, relative to `cwd` (added to the manifests' test_results). */
+  results?: string[];
 }
 
 /** How a long-running process scans: sharing its thread, reporting progress (src/live). */
@@ -50,7 +53,27 @@ export async function scanSpecs(specs: SpecSet, options: ModelOptions = {}, hook
     cache: options.cache ?? true,
     cacheNote: options.cacheNote,
   });
-  return buildModel(specs, scanned);
+  return withResults(buildModel(specs, scanned), options);
+}
+
+/** Where a model's results come from: its manifests' test_results and the command line's globs. */
+export function resultsSources(specs: SpecSet, options: ModelOptions): ResultsSources {
+  return {
+    manifests: specs.manifests,
+    globs: options.results ?? [],
+    cwd: options.cwd ?? process.cwd(),
+    allowOutside: options.allowOutside,
+  };
+}
+
+// speky:speky-ts#RESULTS-MODEL
+/** The model with its verification when results are given; else the model itself, unchanged. */
+export async function withResults(model: Model, options: ModelOptions): Promise<Model> {
+  const sources = resultsSources(model.specs, options);
+  if (!resultsGiven(sources)) return model;
+  // Loaded only when results are given: a tree without them never loads the XML parser.
+  const [{ readResults }, { withVerification }] = await Promise.all([import("../results/read-results.js"), import("./verification.js")]);
+  return withVerification(model, await readResults(sources));
 }
 
 export async function loadModel(paths: string[], options: ModelOptions = {}, hooks: ScanHooks = {}): Promise<ModelResult> {

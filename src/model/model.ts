@@ -3,6 +3,7 @@
 import { compareStrings, type Diagnostic } from "../diagnostics.js";
 import type { Comment, Item, Manifest, Requirement, SpecSet, Test } from "../loader/types.js";
 import type { CodeReference, ScanResult } from "../scan/types.js";
+import type { Verification } from "./verification-types.js";
 
 export interface Model {
   readonly specs: SpecSet;
@@ -31,6 +32,8 @@ export interface Model {
   readonly scanDiagnostics: readonly Diagnostic[];
   readonly manifests: readonly Manifest[];
   readonly scanStats: ScanResult["stats"] | null;
+  /** Test results joined to the tagged tests (src/model/verification.ts); absent when no results are given. */
+  readonly verification?: Verification;
 }
 
 function groupInto<K, V>(map: Map<K, V[]>, key: K, value: V): void {

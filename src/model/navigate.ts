@@ -25,7 +25,7 @@ const toPosix = (p: string) => p.replace(/\\/g, "/");
  * (the top project's, for a sub-project's file) or to the server's working directory, an
  * absolute path, `./x` or `a\\b`.
  */
-function candidatePaths(model: Model, file: string, cwd: string): Set<string> {
+export function candidatePaths(model: Model, file: string, cwd: string): Set<string> {
   const given = toPosix(file);
   const candidates = new Set<string>();
   if (path.isAbsolute(file) || path.posix.isAbsolute(given)) candidates.add(path.resolve(file));

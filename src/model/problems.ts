@@ -4,6 +4,7 @@ import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import { capPerFile } from "../loader/file-diagnostics.js";
 import type { Model } from "./model.js";
 import { suggestId } from "./suggest.js";
+import { verificationProblems } from "./verification-problems.js";
 
 export function danglingDiagnostics(model: Model): Diagnostic[] {
   const known = [...model.byId.keys()];
@@ -23,5 +24,7 @@ export function danglingDiagnostics(model: Model): Diagnostic[] {
 }
 
 export function modelProblems(model: Model, loaderDiagnostics: readonly Diagnostic[] = []): Diagnostic[] {
-  return [...danglingDiagnostics(model), ...model.scanDiagnostics, ...loaderDiagnostics].sort(compareDiagnostics);
+  return [...danglingDiagnostics(model), ...model.scanDiagnostics, ...verificationProblems(model), ...loaderDiagnostics].sort(
+    compareDiagnostics,
+  );
 }

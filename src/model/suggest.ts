@@ -36,3 +36,30 @@ export function suggestId(unknown: string, known: Iterable<string>): string | nu
   }
   return best;
 }
+
+/** Longest name suggestName compares: past it, a typo is not what happened (and the work stays bounded). */
+const NAME_MAX = 200;
+
+// speky:speky-ts#MCP-DID-YOU-MEAN
+/**
+ * The known name closest to `unknown` (a tag, a category, a file path: names with no ID
+ * family), case-only differences first, within a third of its length in edits; null when
+ * none is that close. Names whose lengths differ by more than that are not compared.
+ */
+export function suggestName(unknown: string, known: Iterable<string>): string | null {
+  if (unknown.length === 0 || unknown.length > NAME_MAX) return null;
+  const budget = Math.max(2, Math.floor(unknown.length / 3));
+  const folded = unknown.toLowerCase();
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const name of known) {
+    if (name === unknown || Math.abs(name.length - unknown.length) > budget || name.length > NAME_MAX) continue;
+    const distance = name.toLowerCase() === folded ? 0.5 : editDistance(unknown, name);
+    if (distance > budget) continue;
+    if (distance < bestDistance || (distance === bestDistance && best !== null && compareStrings(name, best) < 0)) {
+      best = name;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}

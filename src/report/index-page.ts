@@ -9,6 +9,7 @@ import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js
 import { esc, jsonForScript } from "./escape.js";
 import { bucketBadge, plural, requirementHref } from "./fragments.js";
 import { pageParts } from "./layout.js";
+import { verificationSection } from "./verification.js";
 
 function generatedLine(data: ReportData): string {
   const { time, commit } = data.generation;
@@ -152,6 +153,7 @@ export function indexPage(data: ReportData): Iterable<string> {
     `<h1>${esc(data.title)} <span class="sub">traceability report</span></h1>\n${generatedLine(data)}\n` +
     `<section aria-labelledby="summary"><h2 id="summary">Summary</h2>${counts}</section>\n` +
     `<section aria-labelledby="coverage"><h2 id="coverage">Coverage</h2>${coverageSection(data)}</section>\n` +
+    verificationSection(data) +
     `<section aria-labelledby="requirements"><h2 id="requirements">Requirements</h2>\n${filters(data)}\n` +
     `<p id="status" class="status" role="status" aria-live="polite">${plural(data.requirements.length, "requirement")}${shownNote(data)}</p>\n` +
     `${requirementsTable(data)}\n<p class="more"><button type="button" id="show-more" hidden>Show more</button></p>\n` +

@@ -20,6 +20,7 @@ import {
   text,
 } from "./fragments.js";
 import { pageParts } from "./layout.js";
+import { requirementStatusFact, testStatusBadge, testStatusFact } from "./verification.js";
 import { stepsWeight } from "./weights.js";
 
 const ROOT = "../";
@@ -57,7 +58,7 @@ function testsOfRequirement(data: ReportData, req: Requirement, anchor: string):
               steps(t.steps);
         return (
           `<div class="test" role="group" aria-labelledby="${anchor}:test-${i}"><h4 id="${anchor}:test-${i}"><a class="id" href="${testHref(data, t.id, ROOT)}">${esc(t.id)}</a>${shortTitle(t.short)} ` +
-          `${automationBadge(data.automated.get(t.id) ?? false)}</h4>${details}</div>`
+          `${automationBadge(data.automated.get(t.id) ?? false)}${testStatusBadge(data, t.id)}</h4>${details}</div>`
         );
       })
       .join("\n") + moreItems(more)
@@ -73,6 +74,7 @@ function requirementArticle(data: ReportData, req: Requirement, here: string): s
   const facts =
     fact("Category", esc(req.category)) +
     fact("Coverage", bucketBadge(data.bucketOf.get(req.id)!)) +
+    requirementStatusFact(data, req.id) +
     fact("Tags", tags) +
     (req.project !== null ? fact("Project", esc(req.project)) : "") +
     fact("Defined in", definedIn(req));
@@ -107,6 +109,7 @@ function testArticle(data: ReportData, test: Test, here: string): string {
   const facts =
     fact("Category", esc(test.category)) +
     fact("Automated", automationBadge(data.automated.get(test.id) ?? false)) +
+    testStatusFact(data, test.id) +
     (test.project !== null ? fact("Project", esc(test.project)) : "") +
     fact("Defined in", definedIn(test));
   const refs = firstOf([...new Set(test.ref)], LIST_ITEMS);

@@ -1,14 +1,37 @@
 // `--format markdown`: the summary, the coverage table and the problems, for a GitHub step
 // summary or a pull-request comment. Repository text is escaped so it can neither format,
-// link, mention (@someone), inject HTML nor start a line of its own.
-import { formatDiagnostic } from "../diagnostics.js";
+// link, mention (@someone), inject HTML nor start a line of its own; paths are shown as code.
+import { type Diagnostic, escapeControl } from "../diagnostics.js";
 import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js";
+import { markdownVerification } from "./verification.js";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "@": "&#64;" };
 
 /** Inline Markdown text: every ASCII punctuation escaped (in one pass), line breaks flattened. */
 export function mdText(text: string): string {
   return text.replace(/[\r\n\u2028\u2029\u0085\v\f]+/g, " ").replace(/[!-/:-@[-`{-~]/g, (c) => ENTITIES[c] ?? `\\${c}`);
+}
+
+/**
+ * Inline code: the text as written, never Markdown (no escape, link, HTML or mention works in a
+ * code span), in a fence of backticks longer than any run inside it; line breaks flattened.
+ */
+export function mdCode(text: string): string {
+  const flat = text.replace(/[\r\n\u2028\u2029\u0085\v\f]+/g, " ");
+  let longest = 0;
+  for (const run of flat.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+  const fence = "`".repeat(longest + 1);
+  // A code span's content loses one space at each end when it has one at both.
+  const pad = /^[` ]|[` ]$/.test(flat) ? " " : "";
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+// speky:speky-ts#REPORT-MARKDOWN-PATHS
+/** "- `file:line:col`: severity: message", the place as code (a path as it is), the message as text. */
+function problemLine(d: Diagnostic): string {
+  const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
+  const place = where === "" ? "" : `${mdCode(escapeControl(where))}: `;
+  return `- ${place}${d.severity}: ${mdText(escapeControl(d.message))}`;
 }
 
 const MAX_PROBLEMS = 200;
@@ -26,7 +49,9 @@ export function markdownReport(data: ReportData): string {
   if (data.coverage.length === 0) {
     out.push("No requirement is in the coverage scope.", "");
   } else {
-    out.push(`| Category | ${BUCKETS.map((b) => BUCKET_LABELS[b]).join(" | ")} | Total | Automated |`);
+    // speky:speky-ts#REPORT-MARKDOWN-COLUMNS
+    // The buckets' counts, their total, and the share of the last bucket: one name per column.
+    out.push(`| Category | ${BUCKETS.map((b) => BUCKET_LABELS[b]).join(" | ")} | Total | % automated |`);
     out.push(`| --- | ${BUCKETS.map(() => "---:").join(" | ")} | ---: | ---: |`);
     const row = (name: string, counts: Record<string, number>, total: number) => {
       const share = total === 0 ? "" : `${Math.round((100 * counts.automated_test_plan) / total)}%`;
@@ -42,11 +67,12 @@ export function markdownReport(data: ReportData): string {
       "",
     );
   }
+  out.push(...markdownVerification(data));
   const problems = [...data.problems.dangling, ...data.problems.scanner, ...data.problems.loader];
   out.push(`### Problems (${problems.length})`, "");
   if (problems.length === 0) out.push("None.", "");
   else {
-    for (const d of problems.slice(0, MAX_PROBLEMS)) out.push(`- ${mdText(formatDiagnostic(d))}`);
+    for (const d of problems.slice(0, MAX_PROBLEMS)) out.push(problemLine(d));
     if (problems.length > MAX_PROBLEMS) out.push(`- … and ${problems.length - MAX_PROBLEMS} more (see speky check)`);
     out.push("");
   }

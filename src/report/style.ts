@@ -56,6 +56,11 @@ blockquote.text { margin: 0.5rem 0; padding: 0.25rem 1rem; border-left: 4px soli
 .badge.partially_manual_test_plan { color: var(--partial); background: var(--partial-bg); }
 .badge.automated_test_plan { color: var(--auto); background: var(--auto-bg); }
 .badge.external { color: var(--muted); }
+.badge.status-failed, .badge.status-failing { color: var(--none); background: var(--none-bg); }
+.badge.status-incomplete, .badge.status-partially_verified, .badge.status-skipped { color: var(--partial); background: var(--partial-bg); }
+.badge.status-passed, .badge.status-verified { color: var(--auto); background: var(--auto-bg); }
+.badge.status-manual, .badge.status-not_run, .badge.status-unverified { color: var(--muted); }
+ul.runs { margin: 0.25em 0 0; padding-left: 1.2em; }
 .scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; width: 100%; margin: 0.5rem 0; }
 caption { text-align: left; color: var(--muted); padding: 0.25rem 0; }

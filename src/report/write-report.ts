@@ -23,6 +23,8 @@ export interface ReportOptions {
   cache?: boolean;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** `--results` globs of JUnit XML files, relative to cwd. */
+  results?: string[];
 }
 
 export interface ReportOutcome {
@@ -34,7 +36,12 @@ export interface ReportOutcome {
 // speky:speky-ts#REPORT-COMMAND
 export async function runReport(paths: readonly string[], options: ReportOptions): Promise<ReportOutcome> {
   const cwd = options.cwd ?? process.cwd();
-  const { model, diagnostics } = await loadModel([...paths], { cwd, csvs: options.csvs, cache: options.cache ?? true });
+  const { model, diagnostics } = await loadModel([...paths], {
+    cwd,
+    csvs: options.csvs,
+    cache: options.cache ?? true,
+    results: options.results,
+  });
   if (!model) {
     return {
       stdout: "",

@@ -83,6 +83,8 @@ function keySources(): [string, string[]][] {
   const codeDir = path.dirname(fileURLToPath(import.meta.url));
   return [
     [GRAMMARS_DIR, filesOf(GRAMMARS_DIR, () => true)],
+    // The shipped grammars, by the sha256 of each (scripts/grammars.mjs), not by package version.
+    [path.join(GRAMMARS_DIR, "wasm"), filesOf(path.join(GRAMMARS_DIR, "wasm"), (n) => n === "SOURCES.json")],
     [codeDir, filesOf(codeDir, (n) => /\.(?:js|ts)$/.test(n))],
   ];
 }
@@ -122,7 +124,7 @@ export function cacheKey(): string {
 export function computeCacheKey(): string {
   const hash = createHash("sha256");
   hash.update(`${FORMAT} ${FORMAT_VERSION} speky-ts ${VERSION}\0`);
-  hash.update(`web-tree-sitter ${packageVersion("web-tree-sitter")} tree-sitter-wasms ${packageVersion("tree-sitter-wasms")}\0`);
+  hash.update(`web-tree-sitter ${packageVersion("web-tree-sitter")}\0`);
   for (const [dir, names] of keySources()) {
     for (const name of names) {
       hash.update(`${name}\0`);

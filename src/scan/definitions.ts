@@ -1,6 +1,7 @@
 // What a grammar query says about one parsed file: its named definitions, docstrings and
 // test markers. Capture names are the contract described in grammars/README.md.
 import type { Node, Query, QueryMatch } from "web-tree-sitter";
+import { withOwnPredicates } from "./own-predicates.js";
 import type { LoadedLanguage } from "./runtime.js";
 import { TreeNav } from "./tree-nav.js";
 
@@ -111,7 +112,7 @@ export function indexDefinitions(
   const bases = new Map<number, string[]>();
   const run = (query: Query) =>
     range ? query.matches(root, { startIndex: 2 * range.start, endIndex: 2 * range.end }) : query.matches(root);
-  const matches = run(lang.query);
+  const matches = withOwnPredicates(lang.query, nav, run(lang.query));
   // The string queries' patterns count after the main query's: its patterns win.
   const strings = inStrings ? lang.stringQuery : null;
   if (strings) {

@@ -77,8 +77,17 @@ export function packageDir(name: string): string {
 }
 
 // speky:speky-ts#GRAM-SOURCES
-/** The installed .wasm of a row, from the package and file the table names. */
+// speky:speky-ts#INSTALL-SLIM
+/**
+ * The .wasm a row loads: the copy shipped in grammars/wasm/ (gzipped by scripts/grammars.mjs
+ * from the package and file the table names; an installed speky-ts has no grammar package).
+ */
 export function wasmPath(row: LanguageRow): string {
+  return path.join(GRAMMARS_DIR, "wasm", `${path.basename(row.grammar.file)}.gz`);
+}
+
+/** The .wasm in the pinned package the table names (a devDependency: in a clone only). */
+export function packageWasmPath(row: LanguageRow): string {
   return path.join(packageDir(row.grammar.package), row.grammar.file);
 }
 

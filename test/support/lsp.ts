@@ -40,12 +40,27 @@ export interface LspSession {
   /** An incremental change, as editors send them: `text` replaces the range. */
   edit(rel: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }, text: string): number;
   save(rel: string): void;
+  /** Tokens the server created with window/workDoneProgress/create, in order. */
+  createdProgress: (string | number)[];
+  /** Resolves with every `$/progress` value seen once one (already seen or to come) passes `test`. */
+  progress(test: (value: ProgressValue) => boolean): Promise<{ token: string | number; value: ProgressValue }[]>;
   stderr(): string;
   close(): Promise<void>;
 }
 
+export interface ProgressValue {
+  kind: "begin" | "report" | "end";
+  title?: string;
+  message?: string;
+  percentage?: number;
+}
+
 export interface StartOptions {
   args?: string[];
+  /** Added to the server's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** The client's `window` capabilities (none by default). */
+  window?: { workDoneProgress?: boolean };
   initializationOptions?: unknown;
   /** Workspace folder; default the session's directory. */
   folder?: string;
@@ -54,7 +69,7 @@ export interface StartOptions {
 export async function startLsp(dir: string, options: StartOptions = {}): Promise<LspSession> {
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [SPEKY_BIN, "lsp", "--stdio", ...(options.args ?? [])], {
     cwd: dir,
-    env: { ...process.env, SPEKY_CACHE_DIR: path.join(dir, ".cache") },
+    env: { ...process.env, SPEKY_CACHE_DIR: path.join(dir, ".cache"), ...options.env },
   });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
@@ -72,6 +87,17 @@ export async function startLsp(dir: string, options: StartOptions = {}): Promise
     for (const w of diagnosticWaiters.splice(0)) w.test(p) ? w.resolve(p) : diagnosticWaiters.push(w);
   });
   connection.onNotification("window/logMessage", () => undefined);
+  const createdProgress: (string | number)[] = [];
+  const progress: { token: string | number; value: ProgressValue }[] = [];
+  const progressWaiters: Waiter<ProgressValue>[] = [];
+  connection.onRequest("window/workDoneProgress/create", (p: { token: string | number }) => {
+    createdProgress.push(p.token);
+    return null;
+  });
+  connection.onNotification("$/progress", (p: { token: string | number; value: ProgressValue }) => {
+    progress.push(p);
+    for (const w of progressWaiters.splice(0)) w.test(p.value) ? w.resolve(p.value) : progressWaiters.push(w);
+  });
   connection.onRequest("workspace/codeLens/refresh", () => null);
   connection.listen();
   const folder = options.folder ?? dir;
@@ -79,7 +105,11 @@ export async function startLsp(dir: string, options: StartOptions = {}): Promise
     processId: process.pid,
     rootUri: pathToFileURL(folder).href,
     workspaceFolders: [{ uri: pathToFileURL(folder).href, name: path.basename(folder) }],
-    capabilities: { workspace: { codeLens: { refreshSupport: true } }, textDocument: { publishDiagnostics: { versionSupport: true } } },
+    capabilities: {
+      workspace: { codeLens: { refreshSupport: true } },
+      textDocument: { publishDiagnostics: { versionSupport: true } },
+      ...(options.window ? { window: options.window } : {}),
+    },
     initializationOptions: options.initializationOptions,
   })) as InitializeResult;
   await connection.sendNotification("initialized", {});
@@ -121,6 +151,12 @@ export async function startLsp(dir: string, options: StartOptions = {}): Promise
         contentChanges: [{ range, text }],
       });
       return version;
+    },
+    createdProgress,
+    progress(test) {
+      const all = () => progress.slice();
+      if (progress.some((p) => test(p.value))) return Promise.resolve(all());
+      return new Promise((resolve) => progressWaiters.push({ test, resolve: () => resolve(all()) }));
     },
     save(rel) {
       void connection.sendNotification("textDocument/didSave", { textDocument: { uri: uri(rel) } });

@@ -1,7 +1,37 @@
+import { lstatSync } from "node:fs";
+import path from "node:path";
 import { z } from "zod";
-import { findCodeReferences } from "../../model/navigate.js";
+import { isVirtual, within } from "../../fs/boundary.js";
+import type { Model } from "../../model/model.js";
+import { candidatePaths, findCodeReferences, type TagAtPlace } from "../../model/navigate.js";
+import { suggestName } from "../../model/suggest.js";
+import { quote } from "../../quote.js";
 import { nullableString } from "../schemas.js";
-import { defineTool } from "../tool.js";
+import { defineTool, ToolError } from "../tool.js";
+
+// speky:speky-ts#MCP-FILE-NOT-FOUND
+/**
+ * The tags of `file` (at `line`); when it has none, an error if no such file exists in the
+ * project, so that a typo is not read as "this code implements nothing". Only paths inside a
+ * manifest's root or the working directory are looked up (lstat: never opened, never
+ * followed); the error names the closest tagged file.
+ */
+export function codeReferencesOf(model: Model, file: string, line?: number, cwd = process.cwd()): TagAtPlace[] {
+  const found = findCodeReferences(model, file, line, cwd);
+  if (found.length > 0) return found;
+  const roots = [...model.manifests.map((m) => path.resolve(m.root)), path.resolve(cwd)];
+  for (const candidate of candidatePaths(model, file, cwd)) {
+    if (isVirtual(candidate) || !roots.some((root) => within(candidate, root))) continue;
+    try {
+      lstatSync(candidate);
+      return found;
+    } catch {
+      // not there: the next candidate
+    }
+  }
+  const tagged = new Set(model.codeReferences.map((r) => r.file));
+  throw new ToolError(`File ${quote(file)} not found`, suggestName(file, tagged));
+}
 
 export const findCodeReferencesTool = defineTool({
   name: "find_code_references",
@@ -12,7 +42,8 @@ export const findCodeReferencesTool = defineTool({
     "the tags of every tagged definition whose span (first decorator or name line to last line) holds the line, " +
     "innermost first, then the free tags written inside the innermost definition holding it, or outside every " +
     "definition when none does; a line inside an untagged function gets nothing of its neighbours. kind is " +
-    "unknown for a tag naming no loaded ID. Empty when the file has no tag (or is not among the scanned code sources).",
+    "unknown for a tag naming no loaded ID. Empty when the file has no tag; an error (with the tagged file likely " +
+    "meant) when no such file exists in the project.",
   input: {
     file: z.string().min(1).describe("Source file: relative to the project root as code references show it, or absolute"),
     line: z.number().int().min(1).optional().describe("1-based line inside the definition of interest"),
@@ -32,5 +63,5 @@ export const findCodeReferencesTool = defineTool({
     ),
   },
   pages: ["references"],
-  run: (model, { file, line }) => ({ references: findCodeReferences(model, file, line) }),
+  run: (model, { file, line }) => ({ references: codeReferencesOf(model, file, line) }),
 });

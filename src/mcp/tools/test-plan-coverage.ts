@@ -2,16 +2,20 @@ import { z } from "zod";
 import type { Requirement } from "../../loader/types.js";
 import { type CoverageBucket, coverageOf, coverageScope } from "../../model/coverage.js";
 import type { Model } from "../../model/model.js";
-import { quote } from "../../quote.js";
+import { unknownCategory } from "../filters.js";
 import { lazy } from "../paging.js";
 import * as schema from "../schemas.js";
 import { byId, type Summary, summary } from "../shapes.js";
-import { defineTool, ToolError } from "../tool.js";
+import { defineTool } from "../tool.js";
 
-/** The requirements a coverage figure counts, or a tool error when the category names none. */
+/**
+ * The requirements a coverage figure counts, or a tool error when the category names none.
+ * An empty category is no filter, as in every tool and in speky.
+ */
+// speky:speky-ts#MCP-EMPTY-FILTER
 function scopeOrError(model: Model, category?: string): readonly Requirement[] {
-  const scope = coverageScope(model, category);
-  if (scope === undefined) throw new ToolError(`Category ${quote(category ?? "")} not found`);
+  const scope = coverageScope(model, category || undefined);
+  if (scope === undefined) throw unknownCategory(category ?? "", model.requirementsByCategory.keys());
   return scope;
 }
 

@@ -1,0 +1,90 @@
+// `speky export [PATH...] [--out FILE]`: the whole model as one JSON document
+// (schema/export.schema.json) on stdout, or into FILE (written beside it, then renamed over
+// it: a link planted at FILE is replaced, its target untouched).
+import fs from "node:fs";
+import path from "node:path";
+import { CommandError, flag, listOption, type ParsedArgs, stringOption, UsageError } from "../cli/args.js";
+import { type Command, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
+import { fileErrorReason } from "../cli/file-error.js";
+import { formatDiagnostic } from "../diagnostics.js";
+import { quote } from "../quote.js";
+
+/** Without a PATH: the manifest of the current folder, as speky-mcp looks for it. */
+const DEFAULT_MANIFEST = "speky.yaml";
+
+function exportPaths(args: ParsedArgs, cwd: string): string[] {
+  if (args.positionals.length > 0) return args.positionals;
+  if (fs.existsSync(path.join(cwd, DEFAULT_MANIFEST))) return [DEFAULT_MANIFEST];
+  throw new UsageError(`export needs a manifest or spec file (no ${DEFAULT_MANIFEST} here)`);
+}
+
+function writeBeside(file: string, text: string): void {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  fs.writeFileSync(temporary, text, { flag: "wx" });
+  try {
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+// speky:speky-ts#EXPORT-COMMAND
+async function runExport(args: ParsedArgs, cwd: string): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  const paths = exportPaths(args, cwd);
+  const [{ loadModel }, { exportedVerification, formatExport }] = await Promise.all([
+    import("../model/load-model.js"),
+    import("../export/export-document.js"),
+  ]);
+  const { model, diagnostics } = await loadModel(
+    paths,
+    {
+      cwd,
+      csvs: listOption(args, "csv"),
+      cache: !flag(args, "no-cache"),
+      allowOutside: flag(args, "allow-outside"),
+      ignore: !flag(args, "no-ignore"),
+      results: listOption(args, "results"),
+    },
+    { oneShot: true },
+  );
+  if (!model) {
+    const errors = diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join("");
+    return { stdout: "", stderr: `${errors}speky: the specifications have errors; nothing exported\n`, exitCode: 1 };
+  }
+  const json = formatExport(model, diagnostics, { verification: exportedVerification(model) });
+  const out = stringOption(args, "out");
+  if (out === undefined) return { stdout: json, stderr: "", exitCode: 0 };
+  try {
+    writeBeside(path.resolve(cwd, out), json);
+  } catch (error) {
+    throw new CommandError(`cannot write ${quote(out)}: ${fileErrorReason(error)}`);
+  }
+  return { stdout: "", stderr: "", exitCode: 0 };
+}
+
+export const exportCommand: Command = {
+  name: "export",
+  summary: "write the whole model as one JSON document",
+  usage: ["[PATH...] [--out FILE] [--results GLOB]... [--no-cache] [--no-ignore] [--allow-outside] [-C CSV]..."],
+  description: `Print the whole model as JSON (schema/export.schema.json): manifests, requirements and
+tests with their links and coverage bucket, comments, code references, the coverage of the
+manifests' coverage_categories and the problems, and with test results (--results, or the
+manifests' test_results) the verification of each test plan and requirement; --out writes it
+into FILE instead. Without
+PATH, ./${DEFAULT_MANIFEST}. The same tree gives the same bytes.
+Exit codes: 0 written, 1 when the specs do not load (nothing written), 2 usage or output error.`,
+  options: [
+    { name: "out", short: "o", value: "FILE", help: "write the document into FILE instead of stdout" },
+    { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
+    { name: "no-cache", help: "scan every file afresh" },
+    RESULTS_OPTION,
+    ...WALK_OPTIONS,
+  ],
+  async run(args, context) {
+    const { stdout, stderr, exitCode } = await runExport(args, context.cwd);
+    context.stdout(stdout);
+    context.stderr(stderr);
+    return exitCode;
+  },
+};

@@ -1,0 +1,134 @@
+// Verification from test results (verification.md, "Status"): each tagged test's outcome in
+// the last run, each test plan's and each requirement's status. A model has it only when
+// results were given; without, every answer stays what it was.
+import { compareStrings } from "../diagnostics.js";
+import { failureLine, Matcher } from "../results/match.js";
+import type { ResultsRule } from "../results/rules.js";
+import type { ResultsFile, ResultsRead, Testcase } from "../results/types.js";
+import type { CodeReference } from "../scan/types.js";
+import type { Model } from "./model.js";
+import type { Failure, ReferenceResult, ReferenceStatus, RequirementStatus, TestPlanStatus, Verification } from "./verification-types.js";
+
+export type * from "./verification-types.js";
+
+export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ["failing", "unverified", "partially_verified", "verified"];
+
+const NOT_RUN: ReferenceResult = Object.freeze({ status: "not_run", testcases: 0, failures: [] }) as ReferenceResult;
+
+/** A reference: failed if any testcase failed or errored, else passed if any passed, else skipped, else not run. */
+function referenceResult(matched: readonly { testcase: Testcase; rule: ResultsRule }[], files: readonly ResultsFile[]): ReferenceResult {
+  if (matched.length === 0) return NOT_RUN;
+  let passed = false;
+  let skipped = false;
+  let time: number | undefined;
+  const failures: Failure[] = [];
+  for (const { testcase, rule } of matched) {
+    if (testcase.time !== undefined) time = (time ?? 0) + testcase.time;
+    if (testcase.outcome === "passed") passed = true;
+    else if (testcase.outcome === "skipped") skipped = true;
+    else {
+      const message = failureLine(testcase, rule);
+      failures.push({
+        testcase,
+        file: files[testcase.source].file,
+        ...(message === undefined ? {} : { message }),
+        decorated: decorated(testcase, rule),
+      });
+    }
+  }
+  const status: ReferenceStatus = failures.length > 0 ? "failed" : passed ? "passed" : skipped ? "skipped" : "not_run";
+  const result: ReferenceResult = { status, testcases: matched.length, failures };
+  if (time !== undefined) result.time = Math.round(time * 1e6) / 1e6;
+  // A parametrized case or a subtest is named: it says which run of the definition failed.
+  const first = failures.find((f) => f.message !== undefined);
+  if (first) result.message = first.decorated ? `${first.testcase.name}: ${first.message}` : first.message;
+  return result;
+}
+
+/** Whether a testcase's name says more than its definition's: a parametrized case, a subtest. */
+function decorated(testcase: Testcase, rule: ResultsRule): boolean {
+  if (rule.mode === "titles") return false;
+  const leaf = rule.name?.exec(testcase.name)?.groups?.leaf?.trim();
+  // JUnit writes a method's parameter types, `total()`: they name the definition, not one run.
+  return leaf !== undefined && !testcase.name.trim().replace(/\(\)$/, "").endsWith(leaf);
+}
+
+/** A test plan: manual without an automated reference; failed, passed, not run or incomplete. */
+function testPlanStatus(results: readonly ReferenceResult[]): TestPlanStatus {
+  if (results.length === 0) return "manual";
+  if (results.some((r) => r.status === "failed")) return "failed";
+  if (results.every((r) => r.status === "passed")) return "passed";
+  if (results.every((r) => r.status === "not_run")) return "not_run";
+  return "incomplete";
+}
+
+/** A requirement: failing, verified (every test plan passed), unverified (none passed), else partially verified. */
+function requirementStatus(plans: readonly TestPlanStatus[]): RequirementStatus {
+  if (plans.some((s) => s === "failed")) return "failing";
+  if (plans.length > 0 && plans.every((s) => s === "passed")) return "verified";
+  if (!plans.includes("passed")) return "unverified";
+  return "partially_verified";
+}
+
+// speky:speky-ts#RESULTS-STATUS
+/** The verification of a model from what its results files held. */
+export function verify(model: Model, read: ResultsRead): Verification {
+  const matcher = new Matcher(model.codeReferences);
+  const byRef = new Map<CodeReference, { testcase: Testcase; rule: ResultsRule }[]>();
+  const unmatched: { file: string; testcase: Testcase }[] = [];
+  let matchedCount = 0;
+  for (const testcase of read.testcases) {
+    const found = matcher.empty ? [] : matcher.match(testcase);
+    if (found.length === 0) {
+      unmatched.push({ file: read.files[testcase.source].file, testcase });
+      continue;
+    }
+    matchedCount++;
+    for (const { ref, rule } of found) {
+      const list = byRef.get(ref);
+      if (list) list.push({ testcase, rule });
+      else byRef.set(ref, [{ testcase, rule }]);
+    }
+  }
+  const references = new Map<CodeReference, ReferenceResult>();
+  for (const ref of model.codeReferences) if (ref.is_test) references.set(ref, referenceResult(byRef.get(ref) ?? [], read.files));
+  const tests = new Map<string, TestPlanStatus>();
+  for (const id of model.testIds) {
+    const automated = (model.codeReferencesById.get(id) ?? []).filter((r) => r.is_test);
+    tests.set(id, testPlanStatus(automated.map((r) => references.get(r)!)));
+  }
+  const requirements = new Map<string, RequirementStatus>();
+  for (const id of model.requirementIds) {
+    requirements.set(id, requirementStatus((model.testedBy.get(id) ?? []).map((t) => tests.get(t.id)!)));
+  }
+  unmatched.sort(
+    (a, b) =>
+      a.testcase.source - b.testcase.source || a.testcase.xmlLine - b.testcase.xmlLine || compareStrings(a.testcase.name, b.testcase.name),
+  );
+  return {
+    files: read.files,
+    testcasesRead: read.testcases.length,
+    testcasesMatched: matchedCount,
+    unmatched,
+    diagnostics: read.diagnostics,
+    references,
+    tests,
+    requirements,
+  };
+}
+
+/** The model with its verification: a new frozen model, the same in every other field. */
+export function withVerification(model: Model, read: ResultsRead): Model {
+  return Object.freeze({ ...model, verification: verify(model, read) });
+}
+
+/** The latest run time of the results files (ISO 8601 as written), or null without a file. */
+export function lastRunTime(verification: Verification): string | null {
+  let latest: { time: number; text: string } | null = null;
+  for (const f of verification.files) {
+    const time = Date.parse(f.timestamp);
+    if (Number.isNaN(time)) continue;
+    if (!latest || time > latest.time) latest = { time, text: f.timestamp };
+  }
+  return latest?.text ?? null;
+}
