@@ -196,8 +196,8 @@ const SLICE_MS = 8;
 
 /** Refusal words for a pattern leaving the boundary. */
 function outsideMessage(pattern: string, what: string | null): string {
-  const via = what === null ? "" : ` through '${what}', a link`;
-  return `'${pattern}' reaches outside ${BOUNDARY_WORDS}${via}: nothing there is read (${ALLOW_HINT})`;
+  const via = what === null ? "" : ` through ${quote(what)}, a link`;
+  return `${quote(pattern)} reaches outside ${BOUNDARY_WORDS}${via}: nothing there is read (${ALLOW_HINT})`;
 }
 
 // speky:speky-ts#WALK-CONFINE
@@ -210,7 +210,7 @@ export function confinementProblem(root: string, pattern: string, boundary: Boun
   if (glob?.refused) return { severity: "error", message: `${quote(pattern)} ${glob.refused}: refused` };
   const start = path.resolve(root, glob ? glob.base : pattern);
   if (isVirtual(start) || isVirtual(realOrResolved(start))) {
-    return { severity: "error", message: `'${pattern}' names the kernel's virtual files (/proc, /sys, /dev): refused` };
+    return { severity: "error", message: `${quote(pattern)} names the kernel's virtual files (/proc, /sys, /dev): refused` };
   }
   if (!allowed(boundary, realOrResolved(start))) return { severity: "error", message: outsideMessage(pattern, null) };
   return null;
@@ -319,7 +319,7 @@ export class GlobWalker {
     let reached = 0;
     if ((glob ? glob.base : pattern).split("/").includes(GIT_DIR)) {
       // `.git` is never walked, nor read, whatever names it.
-      return { files: [], problems: [{ severity: "warning", message: `'${pattern}' matched no file (.git is never walked)` }] };
+      return { files: [], problems: [{ severity: "warning", message: `${quote(pattern)} matched no file (.git is never walked)` }] };
     }
     if (!glob) {
       const st = statThrough(literal);
@@ -338,17 +338,20 @@ export class GlobWalker {
         reached = this.reached;
       } else if (st?.isDirectory()) {
         const name = pattern.replace(/\/+$/, "");
-        problems.push({ severity: "warning", message: `'${pattern}' is a directory; name its files, e.g. '${name}/*.yaml'` });
+        problems.push({
+          severity: "warning",
+          message: `${quote(pattern)} is a directory; name its files, e.g. ${quote(`${name}/*.yaml`)}`,
+        });
         return { files: [], problems };
       } else if (!options.folder) {
         // A spec file named outright must be there (speky fails too).
-        return { files: [], problems: [{ severity: "error", message: `file '${pattern}' not found` }] };
+        return { files: [], problems: [{ severity: "error", message: `file ${quote(pattern)} not found` }] };
       }
     } else if (real === null || !statThrough(real)?.isDirectory()) {
       if (!options.folder) {
         return {
           files: [],
-          problems: [{ severity: "error", message: `directory '${glob.base || "."}' not found (in the glob '${pattern}')` }],
+          problems: [{ severity: "error", message: `directory ${quote(glob.base || ".")} not found (in the glob ${quote(pattern)})` }],
         };
       }
     } else {
@@ -357,7 +360,7 @@ export class GlobWalker {
       reached = this.reached;
     }
     if (reached === 0 && !problems.some((p) => p.severity === "error")) {
-      problems.push({ severity: "warning", message: `'${pattern}' matched no file` });
+      problems.push({ severity: "warning", message: `${quote(pattern)} matched no file` });
     }
     return { files, problems };
   }

@@ -53,7 +53,13 @@ export function readCommentsCsv(text: string, ctx: FileContext): void {
   const names = header.map((f) => f.value);
   const missing = COLUMNS.filter((c) => !names.includes(c));
   for (const column of missing) {
-    ctx.report.error(header[0], `missing required column '${column}' (the header names: ${names.join(", ")})`);
+    ctx.report.error(
+      header[0],
+      `missing required column '${column}' (the header names: ${names
+        .slice(0, 20)
+        .map((n) => quote(n))
+        .join(", ")}${names.length > 20 ? `, and ${names.length - 20} more` : ""})`,
+    );
   }
   header.forEach((f) => {
     if (!COLUMNS.includes(f.value)) ctx.report.warning(f, `unknown column ${quote(f.value)} (ignored)`);

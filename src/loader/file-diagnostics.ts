@@ -1,4 +1,4 @@
-import type { Diagnostic, Severity } from "../diagnostics.js";
+import { type Diagnostic, escapeControl, type Severity } from "../diagnostics.js";
 import { plural } from "../quote.js";
 import type { Pos } from "./node.js";
 
@@ -61,7 +61,7 @@ export class FileDiagnostics {
       if (!capped) {
         const summary = { file: this.file, line: at?.line ?? 0, column: at?.column ?? 0, severity, message: "" };
         this.sink.push(summary);
-        this.capped.set(cause, (capped = { summary, omitted: 0, first: oneLine(message) }));
+        this.capped.set(cause, (capped = { summary, omitted: 0, first: escapeControl(message) }));
       }
       capped.omitted++;
       capped.summary.message = `${plural(capped.omitted, `more ${severity}`)} like this in this file: ${capped.first}`;
@@ -72,20 +72,9 @@ export class FileDiagnostics {
       line: at?.line ?? 0,
       column: at?.column ?? 0,
       severity,
-      message: oneLine(message),
+      message: escapeControl(message),
     });
   }
-}
-
-/** Line breaks and other control characters that a message quotes from a file. */
-const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
-
-/**
- * A message on one line, whatever text of the file it quotes (an ID ending in a carriage
- * return, a CSV header with a line break...): such characters are shown escaped.
- */
-export function oneLine(message: string): string {
-  return message.replace(CONTROL, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
 }
 
 export function formatPos(file: string, at: Pos): string {

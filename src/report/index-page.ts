@@ -1,7 +1,7 @@
 // The index: what was generated from where, counts, coverage per category, and the table of
 // every requirement. The table is in the HTML (readable without script, printable); the
 // script filters and sorts its rows from a JSON copy of the searchable text.
-import { compareStrings } from "../diagnostics.js";
+import { compareStrings, escapeControl } from "../diagnostics.js";
 import type { CoverageBucket } from "../model/coverage.js";
 import { grouped } from "../quote.js";
 import { cut, SEARCH_TEXT_CHARS, TITLE_CHARS } from "./bounds.js";
@@ -111,16 +111,19 @@ function requirementsTable(data: ReportData): string {
  * link], one row at a time (the whole JSON of a large tree is never one string); titles and
  * texts cut at TITLE_CHARS and SEARCH_TEXT_CHARS: search reads that much of each.
  */
+const shownText = (text: string) => escapeControl(text, true);
+
 function* searchData(data: ReportData): Generator<string> {
   const head = jsonForScript({ buckets: BUCKETS, labels: BUCKETS.map((b) => BUCKET_LABELS[b]), rows: [] });
   yield head.slice(0, -2);
   let first = true;
   for (const r of data.requirements) {
+    // What the script shows, as esc() shows it in the rows written into the page.
     const row = jsonForScript([
-      r.id,
-      cut(r.short ?? "", TITLE_CHARS),
-      r.category,
-      r.tags,
+      shownText(r.id),
+      shownText(cut(r.short ?? "", TITLE_CHARS)),
+      shownText(r.category),
+      r.tags.map(shownText),
       BUCKETS.indexOf(data.bucketOf.get(r.id)!),
       (data.model.testedBy.get(r.id) ?? []).length,
       (data.model.codeReferencesById.get(r.id) ?? []).length,
