@@ -1,9 +1,10 @@
-// statStamp (src/fs/fast-stat.ts) answers as fs.statSync does, without its Stats object.
+// The command line's stamps (src/fs/fast-stat.ts) answer as fs.statSync does, without its Stats object.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Kind, statStamp, statStampWay } from "../src/fs/fast-stat.js";
+import { bindingStamper, useFastStat } from "../src/fs/fast-stat.js";
+import { type Kind, type Stamper, statStamp, statSyncStamp, useStamper } from "../src/fs/stamp.js";
 import { tempDir } from "./support/process.js";
 
 const dir = tempDir("speky-fast-stat-");
@@ -21,9 +22,9 @@ function expected(p: string): [Kind, number[]] {
   return [kind, [st.size, st.mtimeMs, st.ctimeMs]];
 }
 
-describe("statStamp", () => {
+describe("stamps", () => {
   // speky:speky-ts#TSCAN-FAST-STAT
-  it("gives statSync's kind, size, mtimeMs and ctimeMs for every kind of path, following links", () => {
+  it("give statSync's kind, size, mtimeMs and ctimeMs for every kind of path, following links, whichever way", () => {
     const file = path.join(dir, "a.py");
     writeFileSync(file, "x = 1\n");
     mkdirSync(path.join(dir, "sub"));
@@ -33,16 +34,26 @@ describe("statStamp", () => {
     symlinkSync(path.join(dir, "loop1"), path.join(dir, "loop2"));
     expect(spawnSync("mkfifo", [path.join(dir, "fifo")]).status).toBe(0);
     const paths = ["a.py", "sub", "link.py", "dangling.py", "fifo", "missing", "a.py/not-a-dir", "loop1"].map((p) => path.join(dir, p));
-    for (const p of paths) {
-      const out = new Float64Array(4).fill(-7);
-      const kind = statStamp(p, out, 1);
-      const [want, stamp] = expected(p);
-      expect(kind, p).toBe(want);
-      if (kind !== "missing") expect([...out.subarray(1)], p).toEqual(stamp);
-      else expect([...out], p).toEqual([-7, -7, -7, -7]);
-      expect(out[0]).toBe(-7);
+    // Every way a scan may stat: statSync's (servers), the binding's where this Node has it,
+    // and whichever the command line's choice (useFastStat) left in place.
+    useFastStat();
+    const ways: [string, Stamper][] = [
+      ["statSync", statSyncStamp],
+      ["chosen", statStamp],
+    ];
+    const binding = bindingStamper();
+    if (binding) ways.push(["binding", binding]);
+    for (const [way, stamper] of ways) {
+      for (const p of paths) {
+        const out = new Float64Array(4).fill(-7);
+        const kind = stamper(p, out, 1);
+        const [want, stamp] = expected(p);
+        expect(kind, `${way} ${p}`).toBe(want);
+        if (kind !== "missing") expect([...out.subarray(1)], `${way} ${p}`).toEqual(stamp);
+        else expect([...out], `${way} ${p}`).toEqual([-7, -7, -7, -7]);
+        expect(out[0]).toBe(-7);
+      }
     }
-    // On Linux with this Node, the binding statSync itself uses; elsewhere statSync.
-    if (process.platform === "linux") expect(statStampWay()).toBe("binding");
+    useStamper(statSyncStamp);
   });
 });

@@ -18,8 +18,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../src/scan/engine.js";
-import { type FileResult, scanFileBuffer } from "../src/scan/file.js";
+import { type FileResult, scanFileBuffer } from "../src/scan/engine/file.js";
+import { MESSAGES } from "../src/scan/engine/index.js";
 import { scanPaths } from "../src/scan/scan.js";
 import { type Mutation, mutate } from "./support/mutate.js";
 import { REPO, tempDir } from "./support/process.js";

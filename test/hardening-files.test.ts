@@ -7,16 +7,16 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_FILE_BYTES } from "../src/loader/files.js";
 import { loadSpecs } from "../src/loader/load.js";
-import { MESSAGES } from "../src/scan/engine.js";
-import { MAX_PARSE_BYTES, tooLargeMessage } from "../src/scan/file.js";
+import { MAX_PARSE_BYTES, tooLargeMessage } from "../src/scan/engine/file.js";
+import { MESSAGES } from "../src/scan/engine/index.js";
 import { scan } from "../src/scan/scan.js";
 import type { CodeReference, ScanResult } from "../src/scan/types.js";
 import { REPO, SPEKY_BIN, tempDir } from "./support/process.js";
 
 // The walk, wrapped: a test may act between the walk and the reads (a file deleted mid-scan).
 const hooks = vi.hoisted(() => ({ afterWalk: null as null | (() => void) }));
-vi.mock("../src/scan/walk.js", async (importOriginal) => {
-  const walk = await importOriginal<typeof import("../src/scan/walk.js")>();
+vi.mock("../src/scan/walk/walk.js", async (importOriginal) => {
+  const walk = await importOriginal<typeof import("../src/scan/walk/walk.js")>();
   return {
     ...walk,
     expandTargets: async (...args: Parameters<typeof walk.expandTargets>) => {

@@ -4,10 +4,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { MESSAGES, scanText } from "../src/scan/engine.js";
-import { scanFileBuffer } from "../src/scan/file.js";
+import { scanFileBuffer } from "../src/scan/engine/file.js";
+import { MESSAGES, scanText } from "../src/scan/engine/index.js";
+import { holdsMarker } from "../src/scan/read/worker-task.js";
 import { scan, scanPaths } from "../src/scan/scan.js";
-import { holdsMarker } from "../src/scan/worker-task.js";
 
 const root = mkdtempSync(path.join(os.tmpdir(), "speky-scan-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -19,13 +19,14 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runScan } from "../src/commands/scan.js";
-import { cacheDir, lastCacheRun, RACY_MS } from "../src/scan/cache.js";
+import { cacheDir, lastCacheRun, RACY_MS } from "../src/scan/cache/cache.js";
 import { cacheWritten, scan, scanPaths } from "../src/scan/scan.js";
-import { NOT_A_FILE } from "../src/scan/stat-rows.js";
-import { lastSplit, STAT_CHUNK, STAT_SPLIT_MIN, StatSplit } from "../src/scan/stat-split.js";
 import type { ScanResult } from "../src/scan/types.js";
 import { REPO } from "./scan-helpers.js";
 import { runSpeky } from "./support/process.js";
+
+/** Files enough for a warm scan's stamps to be most of its work (the bench tree has 25,000). */
+const MANY = 4000;
 
 const base = mkdtempSync(path.join(os.tmpdir(), "speky-cache-test-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -77,7 +78,8 @@ function cacheFiles(): string[] {
  */
 // speky:speky-ts#TINSTALL-DETERMINISTIC
 async function settle(): Promise<void> {
-  const stamps = [tree, ...listAll(tree).map((rel) => path.join(tree, rel))].map((p) => statSync(p));
+  // Through links, as a scan stats (a dangling one has no stamp).
+  const stamps = [tree, ...listAll(tree).map((rel) => path.join(tree, rel))].flatMap((p) => statSync(p, { throwIfNoEntry: false }) ?? []);
   const trustedFrom = Math.max(...stamps.map((st) => Math.max(st.mtimeMs, st.ctimeMs))) + RACY_MS + 1;
   while (Date.now() <= trustedFrom) await new Promise((r) => setTimeout(r, trustedFrom + 1 - Date.now()));
 }
@@ -205,9 +207,52 @@ describe("scan cache", () => {
     expect(lastCacheRun()).toMatchObject({ replayed: false });
   });
 
-  // speky:speky-ts#TSCAN-STAT-SPLIT
-  it("tells changed files among thousands, where a worker stats half of them", async () => {
-    for (let i = 0; i < STAT_SPLIT_MIN; i++) write(`many/${String(i).padStart(5, "0")}.py`, `def g${i}():\n    return ${i % 10}\n`);
+  // speky:speky-ts#TSCAN-REPLAY-LINKS
+  it("replays a tree with links, and tells every change a link can bring", async () => {
+    write("elsewhere/far.py", "# speky:p#FAR\ndef far():\n    pass\n");
+    write("elsewhere/other.py", "# speky:p#OTHER\ndef other():\n    pass\n");
+    symlinkSync(path.join(tree, "elsewhere"), path.join(tree, "lib/linked")); // a folder
+    symlinkSync(path.join(tree, "src/a.py"), path.join(tree, "lib/again.py")); // a file another walk lists
+    symlinkSync(path.join(tree, "elsewhere/far.py"), path.join(tree, "src/far-link.py")); // a file elsewhere
+    symlinkSync(path.join(tree, "gen/later.py"), path.join(tree, "src/later.py")); // dangling
+    await settle();
+    /** A warm scan: its IDs, after checking it answers as a fresh scan. */
+    const warm = async () => {
+      const result = await scanTree(true);
+      const { replayed } = lastCacheRun()!;
+      expect(strip(result)).toBe(strip(await scanTree(false)));
+      return { ids: result.references.map((r) => r.id), replayed };
+    };
+    await warm();
+    expect(await warm()).toMatchObject({ replayed: true });
+    // A file changed behind a folder link and a file link: its stamp tells.
+    write("elsewhere/far.py", "# speky:p#FAR2\ndef far():\n    pass\n");
+    expect(await warm()).toMatchObject({ replayed: false, ids: expect.arrayContaining(["FAR2"]) });
+    // A file added behind a folder link: the linked folder's stamp tells.
+    write("elsewhere/new.py", "# speky:p#NEWFAR\ndef new_far():\n    pass\n");
+    expect(await warm()).toMatchObject({ replayed: false, ids: expect.arrayContaining(["NEWFAR"]) });
+    await settle();
+    await warm();
+    expect(await warm()).toMatchObject({ replayed: true });
+    // The dangling link's target appears: its missing stamp tells.
+    write("gen/later.py", "# speky:p#LATER\ndef later():\n    pass\n");
+    expect(await warm()).toMatchObject({ replayed: false, ids: expect.arrayContaining(["LATER"]) });
+    // A link retargeted: its folder's stamp tells.
+    await settle();
+    await warm();
+    rmSync(path.join(tree, "lib/linked"));
+    symlinkSync(path.join(tree, "gen"), path.join(tree, "lib/linked"));
+    const retargeted = await warm();
+    expect(retargeted.replayed).toBe(false);
+    expect(retargeted.ids).not.toContain("NEWFAR");
+    await settle();
+    await warm();
+    expect(await warm()).toMatchObject({ replayed: true });
+  });
+
+  // speky:speky-ts#TSCAN-WARM-MANY
+  it("tells changed files among thousands, in-process and through the command line", async () => {
+    for (let i = 0; i < MANY; i++) write(`many/${String(i).padStart(5, "0")}.py`, `def g${i}():\n    return ${i % 10}\n`);
     await settle();
     const scanMany = async () => {
       const result = await scanPaths("p", ["src", "lib", "many"], tree, { cache: true });
@@ -215,22 +260,20 @@ describe("scan cache", () => {
       return result;
     };
     const files = (await scanMany()).stats.files;
-    expect(files).toBeGreaterThan(STAT_SPLIT_MIN);
+    expect(files).toBeGreaterThan(MANY);
     await scanMany();
     expect(lastCacheRun()).toMatchObject({ hits: files, misses: 0 });
-    // Shared as the threads came: each cached file once.
-    expect(lastSplit!.worker + lastSplit!.here).toBe(files);
     // One change in each half: same size, old mtime (only ctime tells), and one file gone.
-    for (const i of [7, STAT_SPLIT_MIN - 7]) {
+    for (const i of [7, MANY - 7]) {
       const file = path.join(tree, `many/${String(i).padStart(5, "0")}.py`);
       const before = statSync(file);
       write(path.relative(tree, file), `# speky:p#M${i}\ndef g${i}():\n    pass\n`.slice(0, before.size).padEnd(before.size, " "));
       utimesSync(file, before.atime, before.mtime);
     }
-    rmSync(path.join(tree, `many/${String(STAT_SPLIT_MIN - 100).padStart(5, "0")}.py`));
+    rmSync(path.join(tree, `many/${String(MANY - 100).padStart(5, "0")}.py`));
     const warm = await scanMany();
     expect(lastCacheRun()).toMatchObject({ hits: files - 3, misses: 2 });
-    expect(warm.references.map((r) => r.id)).toEqual(expect.arrayContaining([`M7`, `M${STAT_SPLIT_MIN - 7}`]));
+    expect(warm.references.map((r) => r.id)).toEqual(expect.arrayContaining([`M7`, `M${MANY - 7}`]));
     // A file added to a folder: the folder's stamp tells the walk changed.
     write("many/added.py", "# speky:p#ADDED\ndef added():\n    pass\n");
     const grown = await scanMany();
@@ -239,8 +282,7 @@ describe("scan cache", () => {
     const fresh = await scanPaths("p", ["src", "lib", "many"], tree, { cache: false });
     expect(strip(grown)).toBe(strip(fresh));
     delete process.env.SPEKY_SCAN_WORKERS;
-    // The command line in the tree: the threads stat paths relative to it (the working
-    // directory); a change in the worker's part is told as in-process.
+    // The command line in the tree (its stamps from src/fs/fast-stat.ts): a change is told as in-process.
     await settle();
     const cli = (...extra: string[]) =>
       runSpeky(["scan", "--project", "p", "src", "lib", "many", ...extra], tree, { SPEKY_CACHE_DIR: cache }).stdout.replace(
@@ -249,40 +291,13 @@ describe("scan cache", () => {
       );
     cli();
     cli();
-    const last = path.join(tree, `many/${String(STAT_SPLIT_MIN - 7).padStart(5, "0")}.py`);
+    const last = path.join(tree, `many/${String(MANY - 7).padStart(5, "0")}.py`);
     const before = statSync(last);
     write(path.relative(tree, last), `# speky:p#LAST\ndef last():\n    pass\n`.slice(0, before.size).padEnd(before.size, " "));
     utimesSync(last, before.atime, before.mtime);
     const told = cli();
     expect(told).toContain('"LAST"');
     expect(told).toBe(cli("--no-cache"));
-  });
-
-  // speky:speky-ts#TSCAN-STAT-SPLIT
-  it("takes the stamps the stat worker wrote, and stats what it left", async () => {
-    const paths = Array.from({ length: 3 * STAT_CHUNK + 5 }, (_, i) => write(`w/${i}.py`, "x".repeat(i)));
-    paths[9] = path.join(tree, "w/gone.py");
-    paths[10] = path.join(tree, "w");
-    const expected = (p: string) => {
-      const st = statSync(p, { throwIfNoEntry: false });
-      return st?.isFile() ? [st.size, st.mtimeMs, st.ctimeMs] : [NOT_A_FILE];
-    };
-    const rowOf = (rows: Float64Array, i: number) => (rows[3 * i] === NOT_A_FILE ? [NOT_A_FILE] : [...rows.subarray(3 * i, 3 * i + 3)]);
-    // As a cache keeps them: relative to the tree, or absolute.
-    const keys = paths.map((p, i) => (i === 10 ? p : path.relative(tree, p)));
-    const prefix = tree + path.sep;
-    // All by the worker: it ends before anything is asked.
-    const keysJson = JSON.stringify(keys.join("\n"));
-    const split = new StatSplit(keysJson, keys.length, prefix);
-    await split.ended;
-    const rows = split.stamps(keys);
-    expect(lastSplit).toEqual({ worker: paths.length, here: 0 });
-    for (const [i, p] of paths.entries()) expect(rowOf(rows, i), p).toEqual(expected(p));
-    // All here: asked at once, before the worker has started.
-    const quick = new StatSplit(keysJson, keys.length, prefix);
-    const here = quick.stamps(keys);
-    expect(lastSplit!.worker + lastSplit!.here).toBe(paths.length);
-    for (const [i, p] of paths.entries()) expect(rowOf(here, i), p).toEqual(expected(p));
   });
 
   it("answers when a cached file's folder became a file and a file a link loop", async () => {
@@ -358,9 +373,9 @@ describe("scan cache", () => {
     churn(0);
     // The built modules, as the writer uses: the cache key covers the scanner's own code.
     const scanModule = pathToFileURL(path.join(REPO, "dist/scan/scan.js")).href;
-    const cacheModule = pathToFileURL(path.join(REPO, "dist/scan/cache.js")).href;
+    const cacheModule = pathToFileURL(path.join(REPO, "dist/scan/cache/cache.js")).href;
     const built = (await import(scanModule)) as typeof import("../src/scan/scan.js");
-    const builtCache = (await import(cacheModule)) as typeof import("../src/scan/cache.js");
+    const builtCache = (await import(cacheModule)) as typeof import("../src/scan/cache/cache.js");
     const scanBuilt = async (cached: boolean) => {
       const result = await built.scanPaths("p", ["src", "lib"], tree, { cache: cached, parallel: false });
       await built.cacheWritten();

@@ -25,7 +25,7 @@ describe("scan fixtures", () => {
   });
 
   it("covers every language of the table", async () => {
-    const { languageTable } = await import("../src/scan/languages.js");
+    const { languageTable } = await import("../src/scan/grammar/languages.js");
     expect(folders).toEqual(expect.arrayContaining(Object.keys(languageTable().languages)));
   });
 });

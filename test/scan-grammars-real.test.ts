@@ -8,9 +8,16 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Parser } from "web-tree-sitter";
 import { childPaths, filesByLanguage, jdkSources } from "../src/bench/machine-sources.js";
-import { scanFileBuffer, unparsedMessage } from "../src/scan/file.js";
-import { languageForPath, languageTable, packageDir } from "../src/scan/languages.js";
-import { GrammarFailure, type LoadedLanguage, loadLanguage, loadWasm, ParseBoundExceeded, parseBounded } from "../src/scan/runtime.js";
+import { scanFileBuffer, unparsedMessage } from "../src/scan/engine/file.js";
+import { languageForPath, languageTable, packageDir } from "../src/scan/grammar/languages.js";
+import {
+  GrammarFailure,
+  type LoadedLanguage,
+  loadLanguage,
+  loadWasm,
+  ParseBoundExceeded,
+  parseBounded,
+} from "../src/scan/grammar/runtime.js";
 import { REPO } from "./scan-helpers.js";
 
 const WRITTEN = path.join(REPO, "fixtures/grammars");

@@ -5,14 +5,23 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { Query } from "web-tree-sitter";
-import { languageForPath, languageForShebang, languageTable, packageDir, packageWasmPath, wasmPath } from "../src/scan/languages.js";
-import { OWN_PREDICATES } from "../src/scan/own-predicates.js";
-import { loadGrammar, querySource, stringQuerySource } from "../src/scan/runtime.js";
+import {
+  languageForPath,
+  languageForShebang,
+  languageTable,
+  packageDir,
+  packageWasmPath,
+  wasmPath,
+} from "../src/scan/grammar/languages.js";
+import {
+  checkedQuery,
+  loadGrammar,
+  QUERY_CAPTURES,
+  querySource,
+  STRING_QUERY_CAPTURES,
+  stringQuerySource,
+} from "../src/scan/grammar/runtime.js";
 import { REPO } from "./scan-helpers.js";
-
-const CAPTURES = /^(definition\.[a-z_]+|name|qualifier|anchor|base|docstring|decoration|comment|test\.attribute|_.*)$/;
-const PROPERTIES = new Set(["separator", "qualifier_separator", "scope"]);
 
 describe("grammars", () => {
   const table = languageTable();
@@ -21,18 +30,8 @@ describe("grammars", () => {
   it.each(Object.keys(table.languages))("%s: queries compile and node types exist", async (id) => {
     const row = table.languages[id];
     const language = await loadGrammar(row);
-    const query = new Query(language, querySource(row));
-    for (const capture of query.captureNames) expect(capture).toMatch(CAPTURES);
-    for (const props of query.setProperties) {
-      for (const key of Object.keys(props ?? {})) expect(PROPERTIES).toContain(key);
-    }
-    // Predicates web-tree-sitter leaves to us: only ours, each naming a capture first.
-    for (const list of query.predicates) {
-      for (const predicate of list) {
-        expect(OWN_PREDICATES, `${id}: #${predicate.operator}`).toContain(predicate.operator);
-        expect(predicate.operands[0]?.type).toBe("capture");
-      }
-    }
+    // Checked as a scan loads it: every capture and property one the engine reads.
+    const query = checkedQuery(language, querySource(row), QUERY_CAPTURES, id);
     const named = [...row.comments, ...row.strings, ...row.decorations, ...row.wrappers];
     for (const type of named) expect(language.idForNodeType(type, true), `${id}: ${type}`).toBeTruthy();
     for (const target of Object.values(row.fallback ?? {})) expect(table.languages).toHaveProperty(target);
@@ -40,10 +39,26 @@ describe("grammars", () => {
     // String queries run only for a tag inside a string: they may only mark docstrings.
     const strings = stringQuerySource(row);
     if (strings !== null) {
-      const stringQuery = new Query(language, strings);
-      for (const capture of stringQuery.captureNames) expect(capture).toMatch(/^(docstring|_.*)$/);
-      stringQuery.delete();
+      checkedQuery(language, strings, STRING_QUERY_CAPTURES, id).delete();
     }
+  });
+
+  // speky:speky-ts#TGRAM-CAPTURES
+  it("refuses, when a query loads, a capture or property the engine does not read", async () => {
+    const language = await loadGrammar(table.languages.python);
+    expect(() =>
+      checkedQuery(language, "(function_definition name: (identifier) @nmae) @definition.function", QUERY_CAPTURES, "python"),
+    ).toThrow("python: unknown capture or property 'nmae'");
+    expect(() => checkedQuery(language, '((identifier) @name (#set! scop "following"))', QUERY_CAPTURES, "python")).toThrow("'scop'");
+    expect(() => checkedQuery(language, "(string) @name", STRING_QUERY_CAPTURES, "python")).toThrow("'name'");
+    // Predicates web-tree-sitter leaves to us: only ours, each naming a capture first.
+    expect(() => checkedQuery(language, '((identifier) @name (#folowed-only-by? @name "comment"))', QUERY_CAPTURES, "python")).toThrow(
+      "unknown predicate '#folowed-only-by?'",
+    );
+    expect(() => checkedQuery(language, '((identifier) @name (#followed-only-by? "comment"))', QUERY_CAPTURES, "python")).toThrow(
+      "'#followed-only-by?'",
+    );
+    checkedQuery(language, "(function_definition name: (identifier) @name) @definition.function", QUERY_CAPTURES, "python").delete();
   });
 
   // speky:speky-ts#TGRAM-TABLE

@@ -5,12 +5,12 @@ import os from "node:os";
 import path from "node:path";
 import fg from "fast-glob";
 import { afterAll, describe, expect, it } from "vitest";
-import { languageForPath } from "../src/scan/languages.js";
+import { languageForPath } from "../src/scan/grammar/languages.js";
 import { formatScanOutput } from "../src/scan/output.js";
-import { closePool, POOL_MIN_FILES } from "../src/scan/pool.js";
+import { closePool, POOL_MIN_FILES } from "../src/scan/read/pool.js";
 import { scan, scanPaths } from "../src/scan/scan.js";
 import type { ScanResult, ScanTarget } from "../src/scan/types.js";
-import { expandTargets, expandTargetsFor } from "../src/scan/walk.js";
+import { expandTargets, expandTargetsFor } from "../src/scan/walk/walk.js";
 
 const root = mkdtempSync(path.join(os.tmpdir(), "speky-pool-test-"));
 afterAll(() => {

@@ -7,11 +7,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { jdkSources } from "../src/bench/machine-sources.js";
-import { scanText, scanTextPrefix } from "../src/scan/engine.js";
-import { languageForPath } from "../src/scan/languages.js";
-import { windowFor } from "../src/scan/prefix.js";
-import { loadLanguage } from "../src/scan/runtime.js";
-import { markerIndexes } from "../src/scan/text.js";
+import { scanText, scanTextPrefix } from "../src/scan/engine/index.js";
+import { windowFor } from "../src/scan/engine/prefix.js";
+import { markerIndexes } from "../src/scan/engine/text.js";
+import { languageForPath } from "../src/scan/grammar/languages.js";
+import { loadLanguage } from "../src/scan/grammar/runtime.js";
 import { filesUnder, REPO } from "./scan-helpers.js";
 
 const T = "speky" + ":";

@@ -5,9 +5,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { scanTextWith } from "../src/scan/engine.js";
-import { languageForPath } from "../src/scan/languages.js";
-import { loadLanguage } from "../src/scan/runtime.js";
+import { scanTextWith } from "../src/scan/engine/index.js";
+import { languageForPath } from "../src/scan/grammar/languages.js";
+import { loadLanguage } from "../src/scan/grammar/runtime.js";
 import { filesUnder, REPO } from "./scan-helpers.js";
 
 const T = "speky" + ":";

@@ -7,8 +7,8 @@ import path from "node:path";
 import fg from "fast-glob";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Node, Parser } from "web-tree-sitter";
-import { languageForPath, languageRow } from "../src/scan/languages.js";
-import { loadGrammar } from "../src/scan/runtime.js";
+import { languageForPath, languageRow } from "../src/scan/grammar/languages.js";
+import { loadGrammar } from "../src/scan/grammar/runtime.js";
 import { scanPaths } from "../src/scan/scan.js";
 import { REPO } from "./scan-helpers.js";
 

@@ -3,7 +3,7 @@
 // refused. That the windows it finds answer as whole parses do: test/scan-prefix.test.ts.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { windowPoints } from "../src/scan/window.js";
+import { windowPoints } from "../src/scan/engine/window.js";
 
 const T = "speky" + ":p#R1";
 

@@ -61,8 +61,8 @@ describe("safe-read", () => {
     const out = isolated(`
       import { execFileSync } from "node:child_process";
       import { rmSync } from "node:fs";
-      import { expandTargets } from ${dist("scan/walk.js")};
-      import { runTask } from ${dist("scan/worker-task.js")};
+      import { expandTargets } from ${dist("scan/walk/walk.js")};
+      import { runTask } from ${dist("scan/read/worker-task.js")};
       const target = { project: "p", root: ${JSON.stringify(tree)}, patterns: ["src/*.py"] };
       const { jobs } = await expandTargets([target]);
       rmSync(${JSON.stringify(path.join(tree, "src/b.py"))});

@@ -442,11 +442,46 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * `npm run bench -- scan [--base DIR] [--runs N] [--memory N]`: the manifest scan and
+ * `--project`, cold and warm, paired with rg (src/bench/scan-pairs.ts) on the bench tree and on
+ * a copy of it with 30 links; with --base, the build in DIR (an older commit's, after `npm ci`)
+ * against this one; with --memory N, the peak RSS of scans of N small files instead.
+ */
+async function benchScanPairs(args: string[]): Promise<void> {
+  const { linkedCopy, pairLines, pairRuns } = await import("./scan-pairs.js");
+  const option = (name: string) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const runs = Number(option("--runs") ?? 7);
+  const base = option("--base");
+  const builds = [...(base ? [{ label: "base", bin: path.resolve(base, "bin/speky.js") }] : []), { label: "new", bin: BIN }];
+  const files = option("--memory");
+  if (files !== undefined) {
+    // `--memory N`: the peak RSS of a tree of N small files (1,000,000: the issue's), built in the temp dir.
+    const { memoryLines, smallFilesTree } = await import("./scan-pairs.js");
+    const count = Number(files);
+    for (const line of memoryLines(smallFilesTree(count), builds, count)) log(`   ${line}`);
+    return;
+  }
+  const tree = ensureBenchTree((line) => log(`   ${line}`));
+  const real = { label: "issue 14's tree", dir: tree.dir };
+  for (const t of [real, linkedCopy(real, 30)]) {
+    log(`Scan pairs: ${t.label}, ${runs} interleaved rounds`);
+    const result = pairRuns(t, builds, runs, log);
+    for (const line of pairLines(result)) log(`   ${line}`);
+    log();
+  }
+}
+
 // `npm run bench -- lsp`: the language server's part alone; `npm run bench -- walk`: the walk bench alone (src/bench/walk.ts).
 if (process.argv[2] === "lsp") {
   const rows = await benchLspServer(mkdtempSync(path.join(tmpdir(), "speky-bench-cache-")));
   log();
   table(rows);
+} else if (process.argv[2] === "scan") {
+  await benchScanPairs(process.argv.slice(3));
 } else if (process.argv[2] === "walk") {
   await (await import("./walk.js")).benchWalk(log);
 } else if (process.argv[2] === "results") {

@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { languageForPath } from "../scan/languages.js";
+import { languageForPath } from "../scan/grammar/languages.js";
 import { buildRealTree } from "./tree-real.js";
 
 const TREE_VERSIONS = { real: 5, dense: 4 } as const;

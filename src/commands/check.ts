@@ -1,6 +1,7 @@
 // `speky check`: the pre-commit and CI gate. Specs are validated whole; the code sources
 // are scanned (only the named files, when file names are given) and a tag naming an
 // unknown ID fails the check at the tag's own place.
+
 import path from "node:path";
 import { flag, listOption, type ParsedArgs, stringOption, UsageError } from "../cli/args.js";
 import { type Command, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
@@ -9,6 +10,7 @@ import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { MAX_FILE_BYTES } from "../loader/files.js";
 import { CHECK_FORMATS, type CheckFormat, renderReport, summarize } from "./check-findings.js";
+import { useCommandLineShortcuts } from "./one-shot.js";
 
 const SPEC_EXTENSIONS = new Set([".yaml", ".yml", ".toml"]);
 const KIND_LINE = /^kind\s*[:=]/m;
@@ -30,22 +32,19 @@ async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string
   const sourceFiles = args.positionals.filter((p) => !specPaths.includes(p));
   const onlyFiles = sourceFiles.length > 0 ? sourceFiles.map((f) => path.resolve(cwd, f)) : undefined;
 
+  await useCommandLineShortcuts();
   // Loaded on use: every `speky` command imports this registry entry.
   const [{ loadModel }, { modelProblems }] = await Promise.all([import("../model/load-model.js"), import("../model/problems.js")]);
-  const { model, diagnostics } = await loadModel(
-    specPaths,
-    {
-      cwd,
-      csvs: listOption(args, "csv"),
-      onlyFiles,
-      cache: !flag(args, "no-cache"),
-      allowOutside: flag(args, "allow-outside"),
-      ignore: !flag(args, "no-ignore"),
-      cacheNote: verboseNote(args),
-      results: listOption(args, "results"),
-    },
-    { oneShot: true },
-  );
+  const { model, diagnostics } = await loadModel(specPaths, {
+    cwd,
+    csvs: listOption(args, "csv"),
+    onlyFiles,
+    cache: !flag(args, "no-cache"),
+    allowOutside: flag(args, "allow-outside"),
+    ignore: !flag(args, "no-ignore"),
+    cacheNote: verboseNote(args),
+    results: listOption(args, "results"),
+  });
   const findings: Diagnostic[] = model ? modelProblems(model, diagnostics) : [...diagnostics]; // the loader's order: causes first
   if (model && flag(args, "require-verified")) {
     const { unverifiedProblems } = await import("../model/verification-problems.js");

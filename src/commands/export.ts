@@ -1,6 +1,7 @@
 // `speky export [PATH...] [--out FILE]`: the whole model as one JSON document
 // (schema/export.schema.json) on stdout, or into FILE (written beside it, then renamed over
 // it: a link planted at FILE is replaced, its target untouched).
+
 import fs from "node:fs";
 import path from "node:path";
 import { CommandError, flag, listOption, type ParsedArgs, stringOption, UsageError } from "../cli/args.js";
@@ -8,6 +9,7 @@ import { type Command, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { fileErrorReason } from "../cli/file-error.js";
 import { formatDiagnostic } from "../diagnostics.js";
 import { quote } from "../quote.js";
+import { useCommandLineShortcuts } from "./one-shot.js";
 
 /** Without a PATH: the manifest of the current folder, as speky-mcp looks for it. */
 const DEFAULT_MANIFEST = "speky.yaml";
@@ -32,22 +34,19 @@ function writeBeside(file: string, text: string): void {
 // speky:speky-ts#EXPORT-COMMAND
 async function runExport(args: ParsedArgs, cwd: string): Promise<{ stdout: string; stderr: string; exitCode: number }> {
   const paths = exportPaths(args, cwd);
+  await useCommandLineShortcuts();
   const [{ loadModel }, { exportedVerification, formatExport }] = await Promise.all([
     import("../model/load-model.js"),
     import("../export/export-document.js"),
   ]);
-  const { model, diagnostics } = await loadModel(
-    paths,
-    {
-      cwd,
-      csvs: listOption(args, "csv"),
-      cache: !flag(args, "no-cache"),
-      allowOutside: flag(args, "allow-outside"),
-      ignore: !flag(args, "no-ignore"),
-      results: listOption(args, "results"),
-    },
-    { oneShot: true },
-  );
+  const { model, diagnostics } = await loadModel(paths, {
+    cwd,
+    csvs: listOption(args, "csv"),
+    cache: !flag(args, "no-cache"),
+    allowOutside: flag(args, "allow-outside"),
+    ignore: !flag(args, "no-ignore"),
+    results: listOption(args, "results"),
+  });
   if (!model) {
     const errors = diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join("");
     return { stdout: "", stderr: `${errors}speky: the specifications have errors; nothing exported\n`, exitCode: 1 };

@@ -228,7 +228,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-// The scanner restricts V8 to its baseline wasm compiler, process-wide (worker-task.ts): that
+// The scanner restricts V8 to its baseline wasm compiler, process-wide (scan/read/v8-flags.ts): that
 // saves short CLI runs the wait for background tier-up at exit. A long-running server gains
 // from the optimised grammars instead, and sets no V8 flag for speed (workers inherit the
 // environment); V8's gc is exposed for memory (heap.ts).

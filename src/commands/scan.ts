@@ -1,5 +1,6 @@
 // `speky scan`: the code references as JSON, for other tools. Either the code sources of
 // manifests, or (with --project) arbitrary files and folders under one project name.
+
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOption, UsageError } from "../cli/args.js";
@@ -9,6 +10,7 @@ import { verboseNote } from "../cli/verbose.js";
 import { compareDiagnostics, formatDiagnostic } from "../diagnostics.js";
 import { quote } from "../quote.js";
 import type { ScanResult } from "../scan/types.js";
+import { useCommandLineShortcuts } from "./one-shot.js";
 
 export interface ScanOutcome {
   stdout: string;
@@ -22,7 +24,7 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
   const project = stringOption(args, "project");
   // Loaded on use (every `speky` command imports this registry entry); with --project, no
   // spec or model module at all.
-  const { scanPaths } = await import("../scan/scan.js");
+  const [{ scanPaths }] = await Promise.all([import("../scan/scan.js"), useCommandLineShortcuts()]);
   let result: ScanResult;
   if (project !== undefined) {
     const walk = { allowOutside: flag(args, "allow-outside"), ignore: !flag(args, "no-ignore") };
@@ -30,23 +32,18 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
       cache: !flag(args, "no-cache"),
       cacheNote: verboseNote(args),
       eagerWorkers: true,
-      oneShot: true,
       ...walk,
     });
   } else {
     const [{ loadModel }, { danglingDiagnostics }] = await Promise.all([import("../model/load-model.js"), import("../model/problems.js")]);
-    const { model, diagnostics } = await loadModel(
-      args.positionals,
-      {
-        cwd,
-        csvs: listOption(args, "csv"),
-        cache: !flag(args, "no-cache"),
-        allowOutside: flag(args, "allow-outside"),
-        ignore: !flag(args, "no-ignore"),
-        cacheNote: verboseNote(args),
-      },
-      { oneShot: true },
-    );
+    const { model, diagnostics } = await loadModel(args.positionals, {
+      cwd,
+      csvs: listOption(args, "csv"),
+      cache: !flag(args, "no-cache"),
+      allowOutside: flag(args, "allow-outside"),
+      ignore: !flag(args, "no-ignore"),
+      cacheNote: verboseNote(args),
+    });
     if (!model) {
       return { stdout: "", stderr: diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join(""), exitCode: 1 };
     }

@@ -4,6 +4,7 @@
 // Exit codes are speky's: 0 written (or valid, with --check-only), 1 invalid specs or an
 // unusable output folder, 2 usage.
 // speky:speky-ts#SPEKY-CLI
+
 import fs from "node:fs";
 import path from "node:path";
 import type { CommandContext } from "../cli/command.js";
@@ -14,6 +15,7 @@ import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { quote } from "../quote.js";
 import { VERSION } from "../version.js";
 import { COMMANDS } from "./index.js";
+import { useCommandLineShortcuts } from "./one-shot.js";
 
 /** A logging configuration is a small YAML file; speky fails when it cannot read it. */
 const MAX_LOGGING_CONFIG_BYTES = 1024 * 1024;
@@ -52,8 +54,9 @@ export async function runSpekyCommandLine(argv: readonly string[], context: Comm
     import("../model/problems.js"),
     import("../myst/site-pages.js"),
     import("../myst/output.js"),
+    useCommandLineShortcuts(),
   ]);
-  const { model, diagnostics } = await loadModel(args.paths, { cwd: context.cwd, csvs: args.commentCsvs }, { oneShot: true });
+  const { model, diagnostics } = await loadModel(args.paths, { cwd: context.cwd, csvs: args.commentCsvs });
   if (!model) {
     context.stderr(`${lines(diagnostics)}${program}: the specifications have errors; nothing written\n`);
     return 1;

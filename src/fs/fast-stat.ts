@@ -1,18 +1,13 @@
-// A stat as a stamp (size, mtimeMs, ctimeMs) written into a Float64Array, without the Stats
-// object fs.statSync builds for each call (twenty fields and four Dates): a warm scan stats
-// every cached file, and in a fresh process statSync's own code costs as much as the system
-// call (25,400 files: 115 ms against 58 ms, measured on the bench tree). The stamp comes from
-// the binding fs.statSync itself calls, where this Node has it and it answers as statSync
-// does (checked once, on this module's own file); else from statSync.
-import { statSync } from "node:fs";
+// The one opt-in shortcut off Node's public API: a stamp (stamp.ts) from the binding fs.statSync
+// itself calls, without the Stats object it builds for each call (twenty fields and four
+// Dates). A warm scan stats every cached file; in a fresh process statSync's own code costs
+// about as much as the system call. The command line asks for it (useFastStat, for
+// `speky scan` and `speky check`); a server never does. Chosen only where the binding answers
+// as statSync does (checked once, on this module's own file and folder), never on Windows nor
+// when deprecation warnings are asked for (process.binding is deprecated: DEP0111); else
+// statSync. Measured gain: see docs/security.md "The scan cache" and README "Speed".
 import { fileURLToPath } from "node:url";
-
-/**
- * What a path is, as statSync tells (following links). A path that cannot be stat'ed at all
- * (under a file: ENOTDIR, a link loop: ELOOP, no permission) is missing: where a tree changed
- * so, the caller reads anew, or reports, what is there.
- */
-export type Kind = "missing" | "file" | "directory" | "other";
+import { type Kind, type Stamper, statSyncStamp, useStamper } from "./stamp.js";
 
 type Binding = (path: string, bigint: false, req: undefined, throwIfNoEntry: false) => Float64Array | undefined;
 
@@ -28,22 +23,8 @@ const CTIME_S = 14;
 /** Node's own arithmetic (msFromTimeSpec): the same doubles as Stats.mtimeMs. */
 const ms = (sec: number, nsec: number) => sec * 1e3 + nsec / 1e6;
 
-function fromStats(path: string, out: Float64Array, at: number): Kind {
-  let st: ReturnType<typeof statSync>;
-  try {
-    st = statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return "missing";
-  }
-  if (st === undefined) return "missing";
-  out[at] = st.size;
-  out[at + 1] = st.mtimeMs;
-  out[at + 2] = st.ctimeMs;
-  return st.isFile() ? "file" : st.isDirectory() ? "directory" : "other";
-}
-
-function fromBinding(stat: Binding): (path: string, out: Float64Array, at: number) => Kind {
-  return (path, out, at) => {
+function fromBinding(stat: Binding): Stamper {
+  return (path, out, at): Kind => {
     let v: ReturnType<Binding>;
     try {
       v = stat(path, false, undefined, false);
@@ -59,10 +40,8 @@ function fromBinding(stat: Binding): (path: string, out: Float64Array, at: numbe
   };
 }
 
-/** The binding's stat when it answers as statSync on a file and a folder, else null. */
-function checkedBinding(): Binding | null {
-  // On Windows statSync also makes the path a namespaced one; a user asking for deprecation
-  // warnings would get one for process.binding.
+/** The binding's stamp when it answers as statSync on a file, a folder and a missing path, else null. */
+export function bindingStamper(): Stamper | null {
   if (
     process.platform === "win32" ||
     process.execArgv.includes("--pending-deprecation") ||
@@ -78,29 +57,18 @@ function checkedBinding(): Binding | null {
     for (const path of [here, fileURLToPath(new URL(".", import.meta.url))]) {
       const a = new Float64Array(3);
       const b = new Float64Array(3);
-      if (probe(path, a, 0) !== fromStats(path, b, 0) || a.some((n, i) => n !== b[i])) return null;
+      if (probe(path, a, 0) !== statSyncStamp(path, b, 0) || a.some((n, i) => n !== b[i])) return null;
     }
     if (stat(`${here}.missing`, false, undefined, false) !== undefined) return null;
-    return stat;
+    return probe;
   } catch {
     return null;
   }
 }
 
-let chosen: ((path: string, out: Float64Array, at: number) => Kind) | undefined;
-
-/** Stats `path` (following links) into out[at..at+2] unless missing; what it is. */
 // speky:speky-ts#SCAN-FAST-STAT
-export function statStamp(path: string, out: Float64Array, at: number): Kind {
-  if (!chosen) {
-    const binding = checkedBinding();
-    chosen = binding ? fromBinding(binding) : fromStats;
-  }
-  return chosen(path, out, at);
-}
-
-/** Which way statStamp stats (tests). */
-export function statStampWay(): "binding" | "statSync" {
-  statStamp(fileURLToPath(import.meta.url), new Float64Array(3), 0);
-  return chosen === fromStats ? "statSync" : "binding";
+/** For the rest of this process, stamps from the binding where it answers as statSync (a command line's choice). */
+export function useFastStat(): void {
+  const fast = bindingStamper();
+  if (fast) useStamper(fast);
 }

@@ -58,19 +58,31 @@ export interface GlobOutcome {
   problems: GlobProblem[];
 }
 
-/** A directory's stamp: any entry added, removed or renamed in it changes it. */
+/**
+ * A directory's stamp: any entry added, removed or renamed in it changes it. Also of each ignore
+ * file read, and of each dangling link met (MISSING_STAMP: its target appearing must show).
+ */
 export interface DirStamp {
   mtimeMs: number;
   ctimeMs: number;
 }
 
+/** The stamp of a path that was not there (a dangling link's target). */
+export const MISSING_STAMP: DirStamp = { mtimeMs: -1, ctimeMs: -1 };
+
+/** A remembered walk's files, and the links it went through (path as walked → real path), for their real paths. */
+export interface RememberedWalk {
+  files: string[];
+  links: [abs: string, real: string][];
+}
+
 /**
- * Walks remembered from a previous run (src/scan/cache.ts): a walk whose listed directories
+ * Walks remembered from a previous run (src/scan/cache/cache.ts): a walk whose listed directories
  * (and ignore files) all kept their stamps lists the same files, without a readdir.
  */
 export interface WalkCache {
-  lookup(start: string, rule: string): string[] | null;
-  store(start: string, rule: string, files: string[], dirs: Map<string, DirStamp>): void;
+  lookup(start: string, rule: string): RememberedWalk | null;
+  store(start: string, rule: string, files: string[], dirs: Map<string, DirStamp>, links: [abs: string, real: string][]): void;
   /**
    * A dry run (the scan cache's replay probe): `lookup` answers with no files, and tells here
    * how many the remembered walk holds, so that the walk's problems are those of a real run.
@@ -246,7 +258,7 @@ const VANISHED = new Set(["ENOENT", "ENOTDIR"]);
  */
 export class GlobWalker {
   private readonly listings = new Map<string, Promise<Dirent[] | Unlisted>>();
-  private recording: { dirs: Map<string, DirStamp>; cacheable: boolean } | null = null;
+  private recording: { dirs: Map<string, DirStamp>; links: [abs: string, real: string][]; cacheable: boolean } | null = null;
   private lastYield = performance.now();
   /** How many files the last walk reached (WalkCache.dryRun: more than it returns). */
   private reached = 0;
@@ -398,23 +410,24 @@ export class GlobWalker {
     }
     const cached = this.cache.lookup(start, key);
     if (cached) {
-      // Only walks without links are stored: real paths follow from the start's.
-      const files = cached.map((abs) => ({ abs, real: start === startReal ? abs : startReal + abs.slice(start.length) }));
+      const realOf = realPaths(start, startReal, cached.links);
+      const files = cached.files.map((abs) => ({ abs, real: realOf(abs) }));
       if (this.onFile) files.forEach(this.onFile);
       this.reached = this.cache.dryRun?.files ?? files.length;
       return files;
     }
-    this.recording = { dirs: new Map(), cacheable: true };
+    this.recording = { dirs: new Map(), links: [], cacheable: true };
     try {
       const files = await this.walkTree(start, startReal, rule, options, pattern, problems);
       this.reached = files.length;
-      const { dirs, cacheable } = this.recording;
+      const { dirs, links, cacheable } = this.recording;
       if (cacheable && problems.length === 0)
         this.cache.store(
           start,
           key,
           files.map((f) => f.abs),
           dirs,
+          links,
         );
       return files;
     } finally {
@@ -458,11 +471,17 @@ export class GlobWalker {
         const rel = isDir || link || !rule.absOnly ? (frame.rel ? `${frame.rel}/${name}` : name) : "";
         let real = frame.real === frame.abs ? abs : join(frame.real, name);
         if (link) {
-          // A link may point anywhere, and may come to point elsewhere: never cached.
-          if (this.recording) this.recording.cacheable = false;
+          // A link is remembered with the walk: retargeting it changes its folder's stamp, what
+          // it leads to has stamps of its own (its folders, its files), and a dangling one is
+          // stamped missing, so that its target appearing shows.
           const st = statThrough(abs);
-          if (st === undefined) continue; // dangling
+          if (st === undefined) {
+            if (this.recording) this.recording.dirs.set(abs, MISSING_STAMP);
+            continue;
+          }
           if (st === null) {
+            // A loop of links may come undone without a stamp telling: never remembered.
+            if (this.recording) this.recording.cacheable = false;
             // A loop of links: listed if the pattern wants it, its read says why it fails.
             isFile = true;
             isDir = false;
@@ -479,6 +498,7 @@ export class GlobWalker {
             real = target;
             isDir = st.isDirectory();
             isFile = st.isFile();
+            this.recording?.links.push([abs, target]);
           }
         }
         if (isFile) {
@@ -555,6 +575,23 @@ export class GlobWalker {
     keyed.sort((a, b) => compareParts(a.parts, b.parts));
     return keyed.map((k) => k.file);
   }
+}
+
+/**
+ * A remembered file's real path: through the longest link it was reached under, else from the
+ * walk's start (a walk without links: the start's real path and the rest as walked).
+ */
+function realPaths(start: string, startReal: string, links: [abs: string, real: string][]): (abs: string) => string {
+  const plain = (abs: string) => (start === startReal ? abs : startReal + abs.slice(start.length));
+  if (links.length === 0) return plain;
+  const byLength = [...links].sort((a, b) => b[0].length - a[0].length);
+  return (abs) => {
+    for (const [linkAbs, linkReal] of byLength) {
+      if (abs === linkAbs) return linkReal;
+      if (abs.startsWith(linkAbs) && abs[linkAbs.length] === path.sep) return linkReal + abs.slice(linkAbs.length);
+    }
+    return plain(abs);
+  };
 }
 
 /** All of one pattern's files, or its problems: the convenience form for a single expansion. */

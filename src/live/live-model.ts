@@ -17,7 +17,7 @@ import type { SpecSet } from "../loader/types.js";
 import { loadModel, type ModelOptions, resultsSources, type ScanHooks, scanSpecs, withResults } from "../model/load-model.js";
 import { buildModel, type Model } from "../model/model.js";
 import { plural } from "../quote.js";
-import { cacheDir } from "../scan/cache-dir.js";
+import { cacheDir } from "../scan/cache/cache-dir.js";
 import { TreeWatcher, type WatchPlan } from "./watcher.js";
 
 /** What one call sees: read once, at its start, as one object. */

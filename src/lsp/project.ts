@@ -8,7 +8,7 @@ import { LiveModel, type ScanProgress } from "../live/live-model.js";
 import { readSpecFile } from "../loader/files.js";
 import type { Item } from "../loader/types.js";
 import type { Model } from "../model/model.js";
-import type { RawTag } from "../scan/engine.js";
+import type { RawTag } from "../scan/engine/index.js";
 import { type Definition, indexSpecText, type SpecFileIndex } from "./spec-index.js";
 
 /** A code reference as the editor needs it: where the tag is written. */

@@ -9,10 +9,8 @@ import {
 } from "vscode-languageserver";
 import type { Model } from "../model/model.js";
 import { suggestId } from "../model/suggest.js";
-import { type RawTag, scanText, scanTextWith } from "../scan/engine.js";
-import { scanFileBuffer } from "../scan/file.js";
-import { languageForPath, languageForShebang } from "../scan/languages.js";
-import { MARKER } from "../scan/text.js";
+import { MARKER, type RawTag, scanFileBuffer, scanText, scanTextWith } from "../scan/engine/index.js";
+import { languageForPath, languageForShebang } from "../scan/grammar/languages.js";
 import type { Project } from "./project.js";
 import { codePointColumn, splitLines, utf16Column } from "./text.js";
 import { inComment, type Parsed } from "./trees.js";

@@ -3,9 +3,9 @@
 // of a whole parse: completion asks whether the cursor is in a comment, diagnostics scan it.
 import path from "node:path";
 import type { Point, Tree } from "web-tree-sitter";
-import { MAX_PARSE_BYTES } from "../scan/file.js";
-import { languageForPath, languageForShebang, languageRow } from "../scan/languages.js";
-import { type LoadedLanguage, loadLanguage } from "../scan/runtime.js";
+import { MAX_PARSE_BYTES } from "../scan/engine/index.js";
+import { languageForPath, languageForShebang, languageRow } from "../scan/grammar/languages.js";
+import { type LoadedLanguage, loadLanguage } from "../scan/grammar/runtime.js";
 
 export interface Parsed {
   text: string;

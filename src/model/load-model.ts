@@ -30,7 +30,7 @@ export function scanTargets(manifests: readonly Manifest[], ignore = true): Scan
 export interface ModelOptions extends LoadOptions {
   /** Restrict the scan to these absolute file paths (pre-commit mode); undefined: scan everything. */
   onlyFiles?: string[];
-  /** Use the persistent scan cache (src/scan/cache.ts); default true, false for `--no-cache`. */
+  /** Use the persistent scan cache (src/scan/cache/cache.ts); default true, false for `--no-cache`. */
   cache?: boolean;
   /** Hears why the scan cache was not used or not written (--verbose). */
   cacheNote?: (line: string) => void;
@@ -41,7 +41,7 @@ export interface ModelOptions extends LoadOptions {
 }
 
 /** How a long-running process scans: sharing its thread, reporting progress (src/live). */
-export type ScanHooks = Pick<ScanOptions, "cooperative" | "onProgress" | "afterWalk" | "oneShot">;
+export type ScanHooks = Pick<ScanOptions, "cooperative" | "onProgress" | "afterWalk">;
 
 /** The scan of loaded specs' code sources, merged into their model. */
 export async function scanSpecs(specs: SpecSet, options: ModelOptions = {}, hooks: ScanHooks = {}): Promise<Model> {

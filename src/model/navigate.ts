@@ -1,7 +1,7 @@
 // From code to spec: which requirement or test does the code at this place carry a tag of?
 // Answers from the model only; the path a client sends is never opened.
 import path from "node:path";
-import type { Span } from "../scan/spans.js";
+import type { Span } from "../scan/engine/spans.js";
 import type { CodeReference } from "../scan/types.js";
 import type { Model } from "./model.js";
 

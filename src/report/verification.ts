@@ -8,7 +8,7 @@ import type { Model } from "../model/model.js";
 import { lastRunTime, REQUIREMENT_STATUSES, type RequirementStatus } from "../model/verification.js";
 import type { ReportData } from "./data.js";
 import { esc } from "./escape.js";
-import { mdText } from "./markdown.js";
+import { mdText } from "./markdown-text.js";
 
 export const STATUS_LABELS: Record<RequirementStatus, string> = {
   failing: "Failing",

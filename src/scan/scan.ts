@@ -1,63 +1,25 @@
 // `speky scan`: files of the targets → code references and diagnostics, attributed to the
 // target whose project each tag names.
 //
-// The pipeline: walk (walk.ts) → when nothing changed since the cache was written, the cached
-// results of the tagged files (cache.ts replay); else per file (read-jobs.ts) the cache or a
-// read with a byte-level prefilter and, for the files holding the marker, a parse
-// (worker-task.ts), in a worker pool when it pays (pool.ts) → merge in file order, so the
-// output is the same however it ran.
+// The pipeline, a folder per stage: walk/ (each real file once) → when every stamp is equal
+// since the cache was written, the cached results of the tagged files (cache/ replay); else per
+// file (read/read-jobs.ts) the cache or a read with a byte-level prefilter and, for the files
+// holding the marker, a parse by engine/ (pure: text in, tags out), in a worker pool when it pays
+// (read/pool.ts) → merge in file order, so the output is the same however it ran.
 import path from "node:path";
 import { compareDiagnostics, compareStrings, type Diagnostic } from "../diagnostics.js";
-import type { ScanCache } from "./cache.js";
-import { saveLater } from "./cache-save.js";
-import type { RawTag } from "./engine.js";
-import { poolSize } from "./pool-size.js";
-import type { Outcome, Reading } from "./read-jobs.js";
-import type { FileOutline } from "./spans.js";
+import type { ScanCache } from "./cache/cache.js";
+import { saveLater } from "./cache/cache-save.js";
+import type { FileOutline } from "./engine/spans.js";
+import type { RawTag } from "./engine/types.js";
+import type { PathScanOptions, ScanOptions } from "./options.js";
+import type { Outcome, Reading } from "./read/read-jobs.js";
 import { trace } from "./trace.js";
 import type { CodeReference, ScanResult, ScanTarget } from "./types.js";
-import { expandPaths, expandTargets, expandTargetsFor, type FileJob, type WalkSetup } from "./walk.js";
+import { expandPaths, expandTargets, expandTargetsFor, type FileJob, type WalkSetup } from "./walk/walk.js";
 
-export { cacheWritten } from "./cache-save.js";
-
-export interface ScanOptions {
-  /**
-   * Project names whose tags are reported (case-insensitive); default: the targets'
-   * projects. Tags of other projects are only counted.
-   */
-  knownProjects?: Iterable<string>;
-  /** Scan only these absolute paths among the matched files (pre-commit mode). */
-  onlyFiles?: string[];
-  /** Use the persistent cache (cache.ts). Default: false for this API; the CLI turns it on. */
-  cache?: boolean;
-  /** Worker pool: true always, false never, undefined when it pays. */
-  parallel?: boolean;
-  /** Give the event loop a turn every few ms (a server scanning in the background). */
-  cooperative?: boolean;
-  /** Files settled so far of the files walked; first called right after the walk. */
-  onProgress?: (done: number, total: number) => void;
-  /** Awaited between the walk and the reads (a test hook holds a background scan here). */
-  afterWalk?: (total: number) => Promise<void>;
-  /** Hears why the cache was not used or not written (--verbose). */
-  cacheNote?: (line: string) => void;
-  /**
-   * Start the workers before the walk when every file is to be read (the command line's
-   * cold scans); otherwise from the walk's POOL_MIN_FILES-th file, when the tree proves big.
-   */
-  eagerWorkers?: boolean;
-  /**
-   * The process ends with this scan (a command line's, not a server's): when it reads every
-   * file afresh, V8 optimizes the scan's code later than it would (pool.ts optimizeLate).
-   */
-  oneShot?: boolean;
-}
-
-export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel" | "cacheNote" | "eagerWorkers" | "oneShot"> & {
-  /** Follow links under the folders to anywhere (--allow-outside). */
-  allowOutside?: boolean;
-  /** Skip git-ignored files (default true; --no-ignore: false). */
-  ignore?: boolean;
-};
+export { cacheWritten } from "./cache/cache-save.js";
+export type { PathScanOptions, ScanOptions } from "./options.js";
 
 function toPosix(p: string): string {
   return path.sep === "/" ? p : p.split(path.sep).join("/");
@@ -247,10 +209,8 @@ function commonDirectory(paths: string[]): string {
 /** The cache's modules are loaded only when it is used: `--no-cache` (a pre-commit check) skips them. */
 async function openCache(options: ScanOptions, scope: unknown, base: string, merge: boolean): Promise<ScanCache | null> {
   if (!options.cache) return null;
-  const { ScanCache } = await import("./cache.js");
-  // A scan of some named files (merge) stats only those: no worker for the whole cache.
-  const statWorker = !merge && options.parallel !== false && poolSize() >= 2;
-  const cache = new ScanCache({ scope, base, merge, note: options.cacheNote, statWorker });
+  const { ScanCache } = await import("./cache/cache.js");
+  const cache = new ScanCache({ scope, base, merge, note: options.cacheNote });
   trace("cache file read");
   return cache;
 }
@@ -260,7 +220,7 @@ async function openCache(options: ScanOptions, scope: unknown, base: string, mer
  * its modules (the pool, the reads) load only then.
  */
 async function read(cache: ScanCache | null, options: ScanOptions, walks: boolean): Promise<Reading> {
-  const { Reading } = await import("./read-jobs.js");
+  const { Reading } = await import("./read/read-jobs.js");
   return new Reading(cache, options, walks);
 }
 

@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../diagnostics.js";
 import type { Boundary } from "../fs/boundary.js";
 import type { SourceLinks, SourceLocation } from "../loader/types.js";
-import type { FileOutline } from "./spans.js";
+import type { FileOutline } from "./engine/spans.js";
 
 export interface CodeReference {
   /** Project name as the manifest declares it. */

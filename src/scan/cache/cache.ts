@@ -1,0 +1,354 @@
+// The persistent scan cache's policy: per scanned root (and pattern set), the stamp (size,
+// mtime, ctime) and content hash of every file seen → what the scan found in it. A warm run
+// stats the files and reads only those whose stamp changed. The file format and its reading
+// and writing are cache-file.ts; what makes a folder or a file trustworthy is cache-trust.ts.
+//
+// Where: $SPEKY_CACHE_DIR, else $XDG_CACHE_HOME/speky-ts, else ~/.cache/speky-ts; never in the
+// scanned tree. The folder must be ours alone (else the cache is neither read nor written);
+// a cache file is used only if it is ours alone, signed with our key and valid in every field;
+// a remembered walk is used only if every file it lists is under the walk's start.
+import { createHash } from "node:crypto";
+import path from "node:path";
+import { compareStrings } from "../../diagnostics.js";
+import { MISSING_STAMP } from "../../fs/globs.js";
+import { statStamp } from "../../fs/stamp.js";
+import type { FileResult } from "../engine/file.js";
+import type { CacheEntry, FileStamp } from "../read/worker-task.js";
+import type { DirStamp, RememberedWalk, WalkCache } from "../walk/walk.js";
+import { cacheDir } from "./cache-dir.js";
+import { type CachedWalk, type CacheFile, type CacheNote, type Hit, readCacheFile, walkId, writeCacheFile } from "./cache-file.js";
+import { prepareCacheDir } from "./cache-trust.js";
+
+export { CacheFile, MAX_CACHE_BYTES, readCacheFile, writeCacheFile } from "./cache-file.js";
+export { cacheKey } from "./cache-key.js";
+
+/**
+ * A file whose mtime or ctime is this close to (or after) the moment the scan that cached it
+ * started may have changed again within the same timestamp tick: its content is checked.
+ * Kernel timestamps lag the clock by up to a tick (a few ms); file systems that store whole
+ * seconds (FAT, some network ones) get the wide window.
+ */
+export const RACY_MS = 100;
+const RACY_COARSE_MS = 2000;
+
+export { cacheDir };
+
+/** A cache key's path: a key is absolute, or relative to the cache's base (`prefix`: the base and a separator). */
+const pathOfKey = (key: string, prefix: string) => (path.isAbsolute(key) ? key : prefix + key);
+
+/** Paths under `base` are kept relative to it (shorter), others absolute. */
+class PathKeys {
+  readonly prefix: string;
+  constructor(base: string) {
+    this.prefix = base.endsWith(path.sep) ? base : base + path.sep;
+  }
+  key(absPath: string): string {
+    return absPath.startsWith(this.prefix) ? absPath.slice(this.prefix.length) : absPath;
+  }
+  absolute(key: string): string {
+    return pathOfKey(key, this.prefix);
+  }
+}
+
+/** One stamp taken at a time (statStamp writes it here). */
+const taken = new Float64Array(3);
+
+export interface ScanCacheOptions {
+  /** What was scanned (roots and patterns): one cache file per scope. */
+  scope: unknown;
+  /** Cached paths are stored relative to this directory. */
+  base: string;
+  /** Keep the entries of files this run doesn't visit (a scan restricted to some files). */
+  merge: boolean;
+  dir?: string;
+  /** Hears why the cache was not used or not written (--verbose). */
+  note?: CacheNote;
+}
+
+/** What the last saved ScanCache of this process did (tests and the bench look). */
+export interface CacheRun {
+  file: string;
+  /** Files told unchanged by their stamp, not read. */
+  hits: number;
+  /** Files read (new, changed, or whose stamp couldn't be trusted). */
+  misses: number;
+  written: boolean;
+  /** Answered by a replay (scan.ts): nothing changed, no file looked up on its own. */
+  replayed: boolean;
+}
+
+let lastRun: CacheRun | null = null;
+
+export function lastCacheRun(): CacheRun | null {
+  return lastRun;
+}
+
+/** What the cache knows of a file that changed, or may have: its result stands if its content hash does. */
+export interface Previous {
+  stamp: FileStamp;
+  hash: string | null;
+  entry: () => CacheEntry;
+}
+
+const NOT_CACHED = { previous: null };
+
+/**
+ * The walk cache of a replay: remembered walks whose folders are unchanged answer with no
+ * files (a replay needs none); any other walk ends the probe: it throws, `missed` set (the
+ * tree, or what is scanned, changed).
+ */
+export class Probe implements WalkCache {
+  readonly walks: CachedWalk[] = [];
+  readonly dryRun = { files: 0 };
+  missed = false;
+
+  constructor(private readonly cache: ScanCache) {}
+
+  lookup(start: string, rule: string): RememberedWalk {
+    const walk = this.cache.remembered(start, rule);
+    if (!walk) this.miss();
+    this.walks.push(walk);
+    this.dryRun.files = walk.files.length;
+    return { files: [], links: [] };
+  }
+
+  store(): void {
+    this.miss();
+  }
+
+  private miss(): never {
+    this.missed = true;
+    throw new Error("a walk the scan cache does not remember");
+  }
+}
+
+export class ScanCache implements WalkCache {
+  readonly file: string;
+  private readonly scope: string;
+  private readonly keys: PathKeys;
+  private readonly started = Date.now();
+  private readonly old: CacheFile | null;
+  /** Rows of the cache file read that the next one keeps (a flag per row: no object per file). */
+  private readonly kept: Uint8Array;
+  private keptCount = 0;
+  /** Path key → the entry of a file this run read: the next cache file's other rows. */
+  private readonly next = new Map<string, CacheEntry>();
+  private readonly nextWalks = new Map<string, CachedWalk>();
+  /** Directories checked by this run: unchanged or not. */
+  private readonly dirsChecked = new Map<string, boolean>();
+  private changed = false;
+  /** Where the next file looked up is likely to be: files come in the order they were cached. */
+  private cursor = 0;
+  private hits = 0;
+  private misses = 0;
+  private replayed = false;
+
+  /** Why the cache folder can't be used (then nothing is read nor written), or null. */
+  private readonly unusable: string | null;
+  private readonly note: CacheNote;
+
+  constructor(private readonly options: ScanCacheOptions) {
+    this.scope = createHash("sha256").update(JSON.stringify(options.scope)).digest("hex");
+    const dir = options.dir ?? cacheDir();
+    this.file = path.join(dir, `scan-${this.scope.slice(0, 24)}.json`);
+    this.keys = new PathKeys(options.base);
+    this.note = options.note ?? (() => {});
+    this.unusable = prepareCacheDir(dir, true);
+    if (this.unusable) this.note(`scan cache not used: ${this.unusable} (${dir})`);
+    this.old = this.unusable ? null : readCacheFile(this.file, this.scope, this.note);
+    this.kept = new Uint8Array(this.old?.paths.length ?? 0);
+    if (!this.old) this.changed = true;
+    else if (options.merge) {
+      // A row read again this run is replaced by its record (see save).
+      this.keepAll();
+      for (const [id, w] of this.old.walks) this.nextWalks.set(id, w);
+    }
+  }
+
+  /** No previous scan to reuse: every file will be read. */
+  get empty(): boolean {
+    return this.old === null;
+  }
+
+  /** A stamp taken safely before the caching scan started: an equal stamp then means unchanged. */
+  private trusted(mtimeMs: number, ctimeMs: number): boolean {
+    const window = mtimeMs % 1000 === 0 && ctimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
+    return Math.max(mtimeMs, ctimeMs) < this.old!.started - window;
+  }
+
+  private dirUnchanged(key: string, stamp: DirStamp): boolean {
+    let same = this.dirsChecked.get(key);
+    if (same === undefined) {
+      const kind = statStamp(this.keys.absolute(key), taken, 0);
+      // A walk stamps the folders it listed, the ignore files it read and its dangling links (src/fs/globs.ts).
+      same =
+        kind === "missing"
+          ? stamp.mtimeMs === MISSING_STAMP.mtimeMs && stamp.ctimeMs === MISSING_STAMP.ctimeMs
+          : (kind === "directory" || kind === "file") && taken[1] === stamp.mtimeMs && taken[2] === stamp.ctimeMs;
+      same &&= this.trusted(stamp.mtimeMs, stamp.ctimeMs);
+      this.dirsChecked.set(key, same);
+    }
+    return same;
+  }
+
+  /** A walk of the previous run whose directories are all unchanged (`remembered`): its files, again. */
+  lookup(start: string, rule: string): RememberedWalk | null {
+    const walk = this.remembered(start, rule);
+    if (!walk) return null;
+    const absolute = (key: string) => this.keys.absolute(key);
+    return { files: walk.files.map(absolute), links: walk.links.map(([a, r]) => [absolute(a), absolute(r)]) };
+  }
+
+  /**
+   * A walk of the previous run whose directories are all unchanged. Only if every file is
+   * under `start`: a walk row naming anything else (a FIFO, /etc/...) was not written by a
+   * walk of this start, and is not used.
+   */
+  remembered(start: string, rule: string): CachedWalk | null {
+    const id = walkId(this.keys.key(start), rule);
+    const walk = this.old?.walks.get(id);
+    if (!walk) return null;
+    if (!this.allUnder(walk.files, start)) {
+      this.note(`scan cache walk of ${start} not used: it lists a file outside it`);
+      return null;
+    }
+    if (!walk.dirs.every(([key, stamp]) => this.dirUnchanged(key, stamp))) return null;
+    this.nextWalks.set(id, walk);
+    return walk;
+  }
+
+  /** Whether every key is of a file under `start`, told on the keys as they are (no path built). */
+  private allUnder(keys: readonly string[], start: string): boolean {
+    const prefix = start.endsWith(path.sep) ? start : start + path.sep;
+    // A key relative to the base is under `start` if it starts with the key of `start` (the
+    // start under the base), or always (the base under the start), or never.
+    const startKey = this.keys.key(prefix);
+    // Most walks start at the base, and most caches hold only plain paths under it.
+    if (startKey === "" && this.old?.plainRelative) return true;
+    const relativeUnder =
+      startKey !== prefix ? (key: string) => key.startsWith(startKey) : this.keys.prefix.startsWith(prefix) ? () => true : () => false;
+    for (const key of keys) {
+      if (!(path.isAbsolute(key) ? key.startsWith(prefix) : relativeUnder(key))) return false;
+      if (key.includes("..") && key.split(path.sep).includes("..")) return false;
+    }
+    return true;
+  }
+
+  /** A walk cache for a replay (see `replay`); null when there is nothing to replay. */
+  probe(): Probe | null {
+    return this.old && !this.options.merge ? new Probe(this) : null;
+  }
+
+  /**
+   * The cached results of an unchanged tree: when the probe's walks (all remembered, none of
+   * their folders changed) cover every row of the cache file and no file's stamp changed (the
+   * previous scan saw exactly these files, as they are), the rows holding a result, each with
+   * it and its path; the run then keeps the cache as it is. Else null.
+   */
+  // speky:speky-ts#SCAN-REPLAY
+  replay(probe: Probe): { files: number; results: [absPath: string, result: FileResult][] } | null {
+    const old = this.old!;
+    const rows = old.paths.length;
+    const covered = new Uint8Array(rows);
+    let count = 0;
+    for (const walk of probe.walks) {
+      const runs = walk.runs;
+      if (!runs) return null;
+      for (let i = 0; i < runs.length; i += 2) {
+        for (let row = runs[i]; row < runs[i] + runs[i + 1]; row++) {
+          count += 1 - covered[row];
+          covered[row] = 1;
+        }
+      }
+    }
+    if (count !== rows) return null;
+    for (let row = 0; row < rows; row++) if (!this.rowUnchanged(row)) return null;
+    this.keepAll();
+    this.hits = rows;
+    this.replayed = true;
+    return { files: rows, results: old.results().map(([row, result]) => [this.keys.absolute(old.paths[row]), result]) };
+  }
+
+  store(start: string, rule: string, files: string[], dirs: Map<string, DirStamp>, links: [abs: string, real: string][]): void {
+    this.nextWalks.set(walkId(this.keys.key(start), rule), {
+      files: files.map((f) => this.keys.key(f)).sort(),
+      dirs: [...dirs].map(([dir, stamp]) => [this.keys.key(dir), stamp]),
+      links: links.map(([a, r]) => [this.keys.key(a), this.keys.key(r)]),
+    });
+    this.changed = true;
+  }
+
+  /**
+   * The cache lookup of a file: when unchanged since it was cached (same stamp, taken safely
+   * before the caching scan started), its cached result, the file kept in the cache; otherwise
+   * what the cache knew of it (`previous`), if anything.
+   */
+  // speky:speky-ts#SCAN-CACHE
+  // Called once per file of a warm scan: nothing is allocated for an unchanged file.
+  unchanged(absPath: string): Hit | { previous: Previous | null } {
+    const old = this.old;
+    if (!old) return NOT_CACHED;
+    const row = old.row(this.keys.key(absPath), this.cursor);
+    if (row === undefined) return NOT_CACHED;
+    this.cursor = row + 1;
+    if (this.rowUnchanged(row, absPath)) {
+      if (this.kept[row] === 0) {
+        this.kept[row] = 1;
+        this.keptCount++;
+      }
+      this.hits++;
+      return old.hit(row);
+    }
+    return { previous: { stamp: old.stamp(row), hash: old.hash(row), entry: () => old.entry(row) } };
+  }
+
+  /** Whether the file of `row` still has its cached stamp (size, mtime, ctime), taken safely: then its content is the cached one. */
+  private rowUnchanged(row: number, absPath?: string): boolean {
+    const old = this.old!;
+    const mtimeMs = old.mtime(row);
+    const ctimeMs = old.ctime(row);
+    if (!this.trusted(mtimeMs, ctimeMs)) return false;
+    if (statStamp(absPath ?? this.keys.absolute(old.paths[row]), taken, 0) !== "file") return false;
+    return taken[0] === old.size(row) && taken[1] === mtimeMs && taken[2] === ctimeMs;
+  }
+
+  /** Every row of the cache file read goes to the next one (unless recorded anew: see save). */
+  private keepAll(): void {
+    this.kept.fill(1);
+    this.keptCount = this.kept.length;
+  }
+
+  /** The entry of a file read by this run. */
+  record(absPath: string, entry: CacheEntry): void {
+    this.next.set(this.keys.key(absPath), entry);
+    this.misses++;
+    this.changed = true;
+  }
+
+  /** Writes the cache if this run changed it; a cache that can't be written is no error. */
+  save(): void {
+    if (this.unusable) return;
+    const old = this.old;
+    const dropped =
+      !this.options.merge &&
+      old !== null &&
+      (old.paths.length !== this.keptCount + this.next.size || old.walks.size !== this.nextWalks.size);
+    lastRun = { file: this.file, hits: this.hits, misses: this.misses, written: false, replayed: this.replayed };
+    if (!this.changed && !dropped) return;
+    // By path: the order a scan looks files up in (scan.ts), so that the next run's lookups hit `cursor`.
+    const rows: [key: string, kept: CacheEntry | number][] = [];
+    this.kept.forEach((k, row) => {
+      if (k === 1 && !this.next.has(old!.paths[row])) rows.push([old!.paths[row], row]);
+    });
+    for (const [key, entry] of this.next) rows.push([key, entry]);
+    rows.sort((a, b) => compareStrings(a[0], b[0]));
+    const entries = new Map(rows.map(([key, kept]) => [key, typeof kept === "number" ? old!.entry(kept) : kept]));
+    try {
+      writeCacheFile(this.file, this.scope, this.started, entries, this.nextWalks);
+      lastRun.written = true;
+    } catch (err) {
+      // read-only or full disk, no key, too large: the next run scans cold
+      this.note(`scan cache not written: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}

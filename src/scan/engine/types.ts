@@ -1,0 +1,47 @@
+// What the engine answers for one file: plain data (cached, sent between threads).
+import type { FileOutline, Span } from "./spans.js";
+
+export interface RawTag {
+  line: number;
+  column: number;
+  /** Where the tag itself is written. */
+  tag_line: number;
+  tag_column: number;
+  project: string;
+  id: string;
+  symbol: string | null;
+  kind: string | null;
+  is_test: boolean;
+  /** A tag in a comment or docstring: it makes a code reference. */
+  reference: boolean;
+  /** Why the tag (reference or not) deserves a warning; null when it doesn't. */
+  warning: string | null;
+  /** A symbol reference's definition: first decorator, attribute or name line to last line. */
+  span?: Span;
+}
+
+/** A problem that doesn't depend on a tag's project (a malformed tag). */
+export interface RawDiagnostic {
+  line: number;
+  column: number;
+  message: string;
+}
+
+export interface TextScan {
+  /** The language actually used (a fallback grammar may have replaced the first choice). */
+  language: string;
+  tags: RawTag[];
+  diagnostics: RawDiagnostic[];
+  /** Definition spans for find_code_references; absent when the file wasn't parsed. */
+  outline?: FileOutline;
+}
+
+export const MESSAGES = {
+  inString: "tag in a string literal is not a tag",
+  inCode: "tag in code is not a tag",
+  malformed: 'malformed tag: expected <project>#<ID> after "speky:"',
+  parseErrorComment: "parse error around this tag: reported without a symbol",
+  parseErrorCode: "parse error around this tag: it is not in a comment, so it is not a tag",
+  noGrammar: "no grammar for this file type: tag not scanned",
+  notText: "not a text file (NUL byte): tag not scanned",
+} as const;

@@ -1,0 +1,65 @@
+// A cold scan of a big tree reads while it walks: once the walk has reached POOL_MIN_FILES
+// files (the size from which the pool pays, pool.ts), they and every file after go to the
+// pool's workers as they are found, instead of after the whole walk. The main thread walks
+// meanwhile; on two cores the workers' start and the walk no longer come one after the other.
+// What the feed settled is taken by real path (walk.ts makes each real file one job); a job
+// it did not settle (a file named outright, or reached under another name) is read as usual.
+import type { Reached } from "../../fs/globs.js";
+import { POOL_MIN_FILES, streamTasks, type TaskStream } from "./pool.js";
+import type { FileTask, TaskOutcome } from "./worker-task.js";
+
+export interface Settled {
+  /** The path the file was read under (its language follows from it). */
+  absPath: string;
+  outcome: TaskOutcome;
+}
+
+export class WalkFeed {
+  private buffered: Reached[] = [];
+  private stream: TaskStream | null = null;
+  private off = false;
+  private readonly sent = new Set<string>();
+  /** Files settled while the walk still ran, for the progress line once its total is known. */
+  private settled = 0;
+  private progress: ((done: number) => void) | null = null;
+
+  /** `unstamped`: no cache keeps the files' stamps (worker-task.ts reads them without fstat). */
+  constructor(private readonly unstamped: boolean) {}
+
+  private task(file: Reached): FileTask {
+    return { absPath: file.abs, cached: null, unstamped: this.unstamped };
+  }
+
+  readonly onFile = (file: Reached): void => {
+    if (this.off || this.sent.has(file.real)) return;
+    this.sent.add(file.real);
+    if (this.stream) this.stream.push(this.task(file));
+    else {
+      this.buffered.push(file);
+      if (this.buffered.length >= POOL_MIN_FILES) this.open();
+    }
+  };
+
+  private open(): void {
+    this.stream = streamTasks((n) => (this.progress ? this.progress(n) : (this.settled += n)));
+    if (!this.stream) this.off = true;
+    else for (const file of this.buffered) this.stream.push(this.task(file));
+    this.buffered = [];
+  }
+
+  /**
+   * After the walk: what the workers settled, by real path (null when the tree was too small
+   * to feed them); `onProgress` hears what is settled from now on, after what already was.
+   */
+  async finish(onProgress: (done: number) => void): Promise<Map<string, Settled> | null> {
+    this.off = true;
+    if (!this.stream) return null;
+    onProgress(this.settled);
+    this.progress = onProgress;
+    const { tasks, outcomes } = await this.stream.end();
+    const byReal = new Map<string, Settled>();
+    const reals = [...this.sent];
+    for (const [i, task] of tasks.entries()) byReal.set(reals[i], { absPath: task.absPath, outcome: outcomes[i] });
+    return byReal;
+  }
+}

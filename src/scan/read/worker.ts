@@ -1,0 +1,117 @@
+// A scan pool worker: batches of files in, their outcomes out, with this thread's own parsers.
+import { parentPort } from "node:worker_threads";
+import { grammarTraps } from "../grammar/traps.js";
+import {
+  type FileTask,
+  isPending,
+  isWhole,
+  type PendingParse,
+  type PendingWhole,
+  parsePending,
+  readTask,
+  readWhole,
+  type TaskOutcome,
+  UNSTAMPED_NO_TAGS,
+  warmUp,
+} from "./worker-task.js";
+
+export interface BatchRequest {
+  id: number;
+  tasks: FileTask[];
+}
+
+export interface BatchReply {
+  id: number;
+  /** null: an unstamped file without the marker (UNSTAMPED_NO_TAGS), most of a cold scan's, not cloned. */
+  outcomes: (TaskOutcome | null)[];
+  /**
+   * A grammar trapped in the last outcome's parse: this thread's parser runtime can't be
+   * trusted any more, so the worker stops here (outcomes holds only the tasks done) and
+   * answers nothing further; the pool replaces it.
+   */
+  broken?: boolean;
+}
+
+/** Asks the pool for the right to hold `bytes` of one file read whole (the pool's budget). */
+export interface WholeAsk {
+  ask: number;
+  bytes: number;
+}
+
+/** The pool's answer to a WholeAsk. */
+export interface WholeGrant {
+  granted: number;
+}
+
+/** Gives back what a WholeAsk took, once the file's content is no longer needed. */
+export interface WholeRelease {
+  released: number;
+}
+
+const port = parentPort;
+if (!port) throw new Error("scan worker: not started as a worker thread");
+
+const grants = new Map<number, () => void>();
+let nextAsk = 0;
+
+/** Waits until the pool lets this thread read `bytes` of one file whole. */
+function wholeBytes(bytes: number): Promise<void> {
+  const ask = nextAsk++;
+  port!.postMessage({ ask, bytes } satisfies WholeAsk);
+  return new Promise((resolve) => grants.set(ask, resolve));
+}
+
+/** A file whose content must be read whole: once the pool's budget allows, given back after its parse. */
+async function settleWhole(read: PendingWhole): Promise<TaskOutcome> {
+  const bytes = read.stamp.size;
+  await wholeBytes(bytes);
+  try {
+    const whole = readWhole(read);
+    return isPending(whole) ? await parsePending(whole) : whole;
+  } finally {
+    port!.postMessage({ released: bytes } satisfies WholeRelease);
+  }
+}
+
+async function settle(task: FileTask): Promise<TaskOutcome | null> {
+  const read = readTask(task);
+  if (isWhole(read)) return settleWhole(read);
+  // Only a parse awaits: a file without the marker takes no turn of the microtask queue.
+  if (!isPending(read)) return read === UNSTAMPED_NO_TAGS ? null : read;
+  return parsePending(read as PendingParse);
+}
+
+/**
+ * One batch at a time, in arrival order: the read buffer and the parsers are this thread's.
+ * The parser's modules and runtime load meanwhile, while the main thread still walks the
+ * tree: the reads don't wait for them, the first parse does.
+ */
+void warmUp();
+let queue: Promise<void> = Promise.resolve();
+let broken = false;
+
+port.on("message", (message: BatchRequest | WholeGrant) => {
+  if ("granted" in message) {
+    grants.get(message.granted)?.();
+    grants.delete(message.granted);
+    return;
+  }
+  const request = message;
+  queue = queue.then(async () => {
+    if (broken) return;
+    const outcomes: (TaskOutcome | null)[] = [];
+    for (const task of request.tasks) {
+      const traps = grammarTraps();
+      try {
+        outcomes.push(await settle(task));
+      } catch (err) {
+        outcomes.push({ error: `cannot scan file: ${err instanceof Error ? err.message : String(err)}` });
+      }
+      if (grammarTraps() !== traps) {
+        broken = true;
+        break;
+      }
+    }
+    port.postMessage({ id: request.id, outcomes, ...(broken ? { broken } : {}) } satisfies BatchReply);
+  });
+});

@@ -1,0 +1,183 @@
+// Which files to scan: the manifests' code_sources, or paths from the command line. What a
+// pattern reaches is decided by src/fs/globs.ts, the rule the spec loader and the watcher use
+// too; here only what is particular to code: a folder named outright means the files under it
+// that some grammar reads, ignore files apply, each real file is scanned once, and a pattern's
+// problems become diagnostics at the manifest line that holds it.
+import { realpathSync, statSync } from "node:fs";
+import path from "node:path";
+import { compareStrings, type Diagnostic } from "../../diagnostics.js";
+import { type Boundary, boundaryFor } from "../../fs/boundary.js";
+import { type GlobProblem, GlobWalker, patternReaches, type Reached, type WalkCache } from "../../fs/globs.js";
+import { isIgnoredFile } from "../../fs/ignore-rules.js";
+import { languageForPath } from "../grammar/languages.js";
+import type { ScanTarget } from "../types.js";
+
+export type { DirStamp, RememberedWalk, WalkCache } from "../../fs/globs.js";
+
+export interface FileJob {
+  absPath: string;
+  /** Its real path: the same file reached twice is one job. */
+  real: string;
+  /** Targets whose patterns matched the file, in target order. */
+  targets: ScanTarget[];
+}
+
+export interface Expanded {
+  /** Sorted by path; each real file once. */
+  jobs: FileJob[];
+  /** Problems of the patterns (outside the boundary, matching nothing), at their manifest lines. */
+  diagnostics: Diagnostic[];
+}
+
+const isSource = (abs: string) => languageForPath(abs) !== null;
+
+class Jobs {
+  /** By real path: a file reached through links, or by two patterns, is scanned once. */
+  private byReal = new Map<string, FileJob>();
+  /** One list per target for the files of one target only (most of them), copied when a second comes. */
+  private readonly alone = new Map<ScanTarget, ScanTarget[]>();
+  /**
+   * The files of the first walk, while it is the only one (most scans): a walk reaches each
+   * real file once, so they need no map unless more files come.
+   */
+  private first: FileJob[] | null = null;
+
+  /** A walk's files (each real file once). */
+  addWalk(files: readonly Reached[], target: ScanTarget): void {
+    if (this.byReal.size === 0 && this.first === null) {
+      const targets = [target];
+      this.alone.set(target, targets);
+      this.first = files.map((f) => ({ absPath: f.abs, real: f.real, targets }));
+      return;
+    }
+    for (const f of files) this.add(f.abs, f.real, target);
+  }
+
+  add(absPath: string, real: string, target: ScanTarget): void {
+    if (this.first) {
+      this.byReal = new Map(this.first.map((job) => [job.real, job]));
+      this.first = null;
+    }
+    const job = this.byReal.get(real);
+    if (!job) {
+      let targets = this.alone.get(target);
+      if (!targets) this.alone.set(target, (targets = [target]));
+      this.byReal.set(real, { absPath, real, targets });
+    } else if (!job.targets.includes(target)) job.targets = [...job.targets, target];
+  }
+
+  sorted(): FileJob[] {
+    const jobs = this.first ?? [...this.byReal.values()];
+    // A remembered walk's files come sorted: one pass tells.
+    for (let i = 1; i < jobs.length; i++)
+      if (jobs[i - 1].absPath > jobs[i].absPath) return jobs.sort((a, b) => compareStrings(a.absPath, b.absPath));
+    return jobs;
+  }
+}
+
+function diagnosticOf(target: ScanTarget, index: number, problem: GlobProblem): Diagnostic {
+  const site = target.sites?.[index] ?? { file: target.patterns[index], line: 0, column: 0 };
+  return { ...site, severity: problem.severity, message: problem.message };
+}
+
+/** Each file once, however many targets or patterns match it. */
+export async function expandTargets(targets: ScanTarget[], walk: WalkSetup = {}): Promise<Expanded> {
+  const walker = new GlobWalker(walk.cache, walk.onFile, walk.blocking);
+  const jobs = new Jobs();
+  const diagnostics: Diagnostic[] = [];
+  for (const target of targets) {
+    const options = { boundary: target.boundary ?? null, ignore: target.ignore ?? true, folder: { keep: isSource } };
+    for (const [i, pattern] of target.patterns.entries()) {
+      const { files, problems } = await walker.expand(target.root, pattern, options);
+      jobs.addWalk(files, target);
+      for (const p of problems) diagnostics.push(diagnosticOf(target, i, p));
+    }
+  }
+  return { jobs: jobs.sorted(), diagnostics };
+}
+
+function realOrNull(p: string): string | null {
+  try {
+    return realpathSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether one existing file is among a pattern's files, without walking (pre-commit mode). */
+function patternHas(target: ScanTarget, pattern: string, file: string): boolean {
+  const literal = path.resolve(target.root, pattern);
+  if (statSync(literal, { throwIfNoEntry: false })?.isDirectory()) {
+    const rel = path.relative(literal, file);
+    if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return false;
+    return !rel.split(path.sep).includes(".git") && isSource(file);
+  }
+  return patternReaches(target.root, pattern, file);
+}
+
+/**
+ * The jobs of `expandTargets` restricted to `files` (absolute paths, given on the command
+ * line: always allowed), found by matching each file against the patterns instead of walking
+ * the trees: what a commit hook needs.
+ */
+export async function expandTargetsFor(targets: ScanTarget[], files: string[]): Promise<Expanded> {
+  const jobs = new Jobs();
+  for (const file of new Set(files.map((f) => path.resolve(f)))) {
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) continue;
+    const real = realOrNull(file) ?? file;
+    let ignored: boolean | undefined;
+    for (const target of targets) {
+      if (!target.patterns.some((pattern) => patternHas(target, pattern, file))) continue;
+      ignored ??= isIgnoredFile(real);
+      if ((target.ignore ?? true) && ignored) continue;
+      jobs.add(file, real, target);
+    }
+  }
+  return { jobs: jobs.sorted(), diagnostics: [] };
+}
+
+/** How a scan walks: GlobWalker's arguments. */
+export interface WalkSetup {
+  cache?: WalkCache;
+  onFile?: (file: Reached) => void;
+  blocking?: boolean;
+}
+
+export interface PathOptions {
+  /** null: no confinement for links under the folders (--allow-outside). */
+  allowOutside?: boolean;
+  ignore?: boolean;
+}
+
+/** Command-line paths: files as given, directories walked; `missing` lists the paths not found. */
+export async function expandPaths(
+  paths: string[],
+  cwd: string,
+  target: ScanTarget,
+  options: PathOptions = {},
+  walk: WalkSetup = {},
+): Promise<{ jobs: FileJob[]; missing: string[]; diagnostics: Diagnostic[] }> {
+  const walker = new GlobWalker(walk.cache, walk.onFile, walk.blocking);
+  const jobs = new Jobs();
+  const missing: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const p of paths) {
+    const absPath = path.resolve(cwd, p);
+    const st = statSync(absPath, { throwIfNoEntry: false });
+    if (st?.isFile()) {
+      jobs.add(absPath, realOrNull(absPath) ?? absPath, target);
+    } else if (st?.isDirectory()) {
+      // The folder is the user's own; a link under it leading outside its project is not.
+      const boundary: Boundary | null = options.allowOutside ? null : boundaryFor(absPath);
+      const { files, problems } = await walker.folder(absPath, p.split(path.sep).join("/"), isSource, {
+        boundary,
+        ignore: options.ignore ?? true,
+      });
+      jobs.addWalk(files, target);
+      for (const problem of problems) diagnostics.push({ file: p, line: 0, column: 0, severity: "warning", message: problem.message });
+    } else {
+      missing.push(p);
+    }
+  }
+  return { jobs: jobs.sorted(), missing, diagnostics };
+}
