@@ -3,7 +3,7 @@
 // running this repository's hook at a commit. They install the committed HEAD (a clone of this
 // repository), not the working tree. Slow by nature (real npm installs): each step is bounded,
 // and the three paths run concurrently.
-import { type SpawnOptions, spawn } from "node:child_process";
+import { execFileSync, type SpawnOptions, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
@@ -81,8 +81,12 @@ async function ok(command: string, args: string[], cwd: string, options: RunOpti
   return r;
 }
 
-/** A small project that uses speky, with its manifest where the README puts it, one requirement, one tag. */
+/**
+ * A small project that uses speky, with its manifest where the README puts it, one requirement,
+ * one tag; a git work tree, as projects are (outside git, `root_directory: ..` leaves the boundary).
+ */
 function userProject(dir: string, tag: string): void {
+  execFileSync("git", ["init", "-q", dir]);
   mkdirSync(path.join(dir, "specs"), { recursive: true });
   mkdirSync(path.join(dir, "src"), { recursive: true });
   writeFileSync(
