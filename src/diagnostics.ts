@@ -13,6 +13,24 @@ export interface Diagnostic {
   message: string;
 }
 
+/** Absolute paths of diagnostics' files, where known: kept apart, so no output can carry them. */
+const absolutePaths = new WeakMap<Diagnostic, string>();
+
+/**
+ * Records the absolute path of the file `d` is about. `file` stays the displayed path (the
+ * model's, relative to a manifest root); a command that prints paths relative to another
+ * folder (the working directory, the repository root) converts from this one.
+ */
+export function locatedAt<T extends Diagnostic>(d: T, absPath: string): T {
+  absolutePaths.set(d, absPath);
+  return d;
+}
+
+/** The absolute path recorded by locatedAt, if any (a copy made by spreading has none). */
+export function absolutePathOf(d: Diagnostic): string | undefined {
+  return absolutePaths.get(d);
+}
+
 /**
  * Characters that end a line, steer a terminal or reorder the text around them, besides C0:
  * DEL, C1, U+2028, U+2029, and the bidirectional controls (U+061C, U+200E, U+200F,

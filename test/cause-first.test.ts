@@ -47,7 +47,7 @@ describe("errors in order of cause", () => {
       "specs/b-more.yaml:5:12: error: YAML syntax error: Nested mappings are not allowed in compact mappings\n" +
         "specs/b-more.yaml: error: 3 more errors name IDs of specs/b-more.yaml, which failed to load\n" +
         // An unknown ID that the failed file does not show is still an error of its own.
-        "specs/a-reqs.yaml:11:11: error: unknown ref 'REQ-9' (no requirement or test has this ID)\n" +
+        "specs/a-reqs.yaml:11:11: error: unknown ref 'REQ-9' (no requirement or test has this ID); did you mean REQ-1?\n" +
         "3 errors, 0 warnings\n",
     );
     expect(run.status).toBe(1);

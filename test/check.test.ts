@@ -34,7 +34,9 @@ describe("speky check", () => {
 
   it("fails on a bad spec ref at its line", () => {
     const run = runSpeky(["check", "speky.yaml"], path.join(REPO, "fixtures/check/bad-ref"));
-    expect(run.stdout).toBe("reqs.yaml:8:11: error: unknown ref 'ORB-01' (no requirement or test has this ID)\n1 error, 0 warnings\n");
+    expect(run.stdout).toBe(
+      "reqs.yaml:8:11: error: unknown ref 'ORB-01' (no requirement or test has this ID); did you mean ORB-001?\n1 error, 0 warnings\n",
+    );
     expect(run.status).toBe(1);
   });
 
@@ -49,7 +51,8 @@ describe("speky check", () => {
   });
 
   it("prints GitHub workflow commands", () => {
-    const run = runSpeky(["check", "speky.yaml", "--format", "github"], path.join(REPO, "fixtures/check/tree"));
+    // Outside git, annotations are relative to the working directory (test/check-monorepo.test.ts: the repository root).
+    const run = runSpeky(["check", "speky.yaml", "--format", "github"], copyFixture("check/tree"), { GITHUB_WORKSPACE: "" });
     expect(run.stdout).toBe(
       "::error file=src/bad.py,line=5,col=3::tag speky:orb#ORB-03 names an unknown ID 'ORB-03'; did you mean ORB-003?\n" +
         "::warning file=src/bad.py,line=7,col=14::tag in a string literal is not a tag\n" +
@@ -82,7 +85,8 @@ describe("speky check", () => {
   });
 
   it("exits 2 on usage errors", () => {
-    expect(runSpeky(["check"]).status).toBe(2);
+    // No manifest named and none to be found.
+    expect(runSpeky(["check"], tempDir()).status).toBe(2);
     const bad = runSpeky(["check", "specs/speky-ts.yaml", "--format", "xml"]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe("speky: option '--format' must be one of text, json, github, not 'xml'\nTry 'speky --help'.\n");
@@ -95,14 +99,14 @@ describe("speky check", () => {
     expect(runSpeky(["--version"]).stdout).toBe(`speky ${version}\n`);
     const help = runSpeky(["--help"]);
     expect(help.status).toBe(0);
-    expect(help.stdout).toContain("speky check PATH... [FILE...]");
+    expect(help.stdout).toContain("speky check [PATH... [FILE...]] [-- FILE...]");
   });
 });
 
 describe("the pre-commit hook", () => {
   // speky:speky-ts#TCHECK-PRECOMMIT
-  // The real framework runs the hook in test/install.test.ts; this is the fast check of the
-  // staged-files mode, with the args a user gives when the manifest is not where the README puts it.
+  // The real framework runs the hook in test/install.test.ts and test/precommit.test.ts; this is
+  // the fast check of the staged-files mode, with the hook's own args, then with a user's.
   it("runs as pre-commit runs it: the entry, its args, then the staged file names", () => {
     const dir = copyFixture("check/tree");
     const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8" });
@@ -115,14 +119,14 @@ describe("the pre-commit hook", () => {
     symlinkSync(SPEKY_BIN, path.join(binDir, "speky"));
     mkdirSync(path.join(binDir, "unused"));
     const [hook] = parse(readFileSync(path.join(REPO, ".pre-commit-hooks.yaml"), "utf8"));
-    expect(hook).toMatchObject({ id: "speky-check", language: "node", pass_filenames: true, args: ["specs/manifest.yaml"] });
-    hook.args = ["speky.yaml"];
+    // No manifest named: ./speky.yaml (the README's), else the manifests found in the repository.
+    expect(hook).toMatchObject({ id: "speky-check", language: "node", pass_filenames: true, args: ["--"] });
     const [command, ...entryArgs] = String(hook.entry).split(" ");
-    const run = (files: string[]) => {
+    const run = (files: string[], args: string[] = hook.args) => {
       try {
         return {
           status: 0,
-          stdout: execFileSync(command, [...entryArgs, ...hook.args, ...files], {
+          stdout: execFileSync(command, [...entryArgs, ...args, ...files], {
             cwd: dir,
             encoding: "utf8",
             env: { ...process.env, PATH: `${binDir}:${process.env.PATH}` },
@@ -138,5 +142,9 @@ describe("the pre-commit hook", () => {
     git("add", "src/bad.py");
     const all = git("diff", "--cached", "--name-only").trim().split("\n");
     expect(run(all)).toEqual({ status: 1, stdout: `${DANGLING}\n${IN_STRING}\n1 error, 1 warning in 4 files\n` });
+    // A user's args naming the manifest, as before.
+    expect(run(all, ["speky.yaml"])).toEqual({ status: 1, stdout: `${DANGLING}\n${IN_STRING}\n1 error, 1 warning in 4 files\n` });
+    // A staged spec file is loaded through its manifest (the specs are validated whole).
+    expect(run(["reqs.yaml", "src/good.py"])).toEqual({ status: 0, stdout: "0 errors, 0 warnings in 3 files\n" });
   });
 });

@@ -49,7 +49,7 @@ describe("--help everywhere", () => {
       [["check", "x.yaml", "--bogus"], "speky: unknown option '--bogus'"],
       [["check", "x.yaml", "--strict=yes"], "speky: option '--strict' takes no value"],
       [["scan", "x.yaml", "--output"], "speky: option '--output' needs a value"],
-      [[], "speky: missing command (check, scan, report, lsp, export)"],
+      [[], "speky: missing command (check, scan, report, lsp, export, diff)"],
     ];
     for (const [argv, line] of cases) {
       const run = runSpeky(argv);

@@ -126,6 +126,6 @@ describe("speky export", () => {
     expect(existsSync(path.join(bad, "model.json"))).toBe(false);
     const none = runSpeky(["export"], tempDir());
     expect(none.status).toBe(2);
-    expect(none.stderr).toContain("no speky.yaml here");
+    expect(none.stderr).toContain("no ./speky.yaml, and no manifest (kind: project) under this folder");
   });
 });

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The user's own cache folder, as src/scan/cache-dir.ts finds it without SPEKY_CACHE_DIR. */
+/** The user's own cache folder, as src/scan/cache/cache-dir.ts finds it without SPEKY_CACHE_DIR. */
 const userCache = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "speky-ts");
 const listing = () => {
   try {
@@ -21,6 +21,9 @@ const listing = () => {
 export default function setup(): () => void {
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), "speky-test-cache-"));
   process.env.SPEKY_CACHE_DIR = cacheDir;
+  // `speky check --format github` names files from $GITHUB_WORKSPACE when set: suites run in a
+  // GitHub job get the same output as anywhere (a test that wants it sets it).
+  delete process.env.GITHUB_WORKSPACE;
   const before = new Set(listing());
   const teardown = () => {
     rmSync(cacheDir, { recursive: true, force: true });

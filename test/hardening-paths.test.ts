@@ -1,5 +1,6 @@
-// Paths: every path we display is relative to its manifest root (with ../ where a glob
-// reaches outside it), never absolute, in every output (loader, scan, check, MCP tools);
+// Paths: every path we display is relative (to its manifest root, with ../ where a glob reaches
+// outside it; speky check's to the working directory), never absolute, in every output (loader,
+// scan, check, MCP tools);
 // and the MCP tools answer from the model, never opening a path that a client sends.
 import { execFileSync } from "node:child_process";
 import { closeSync, constants, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
@@ -92,23 +93,26 @@ describe("displayed paths", () => {
   });
 
   it("are never absolute in the outputs of speky scan and speky check over the fixture trees", () => {
-    const runs: [string, string[]][] = [
-      ["scan mcp", ["scan", "--no-cache", MCP_FIXTURE]],
-      ["scan check tree", ["scan", "--no-cache", "fixtures/check/tree/speky.yaml"]],
-      ["scan outside", ["scan", "--no-cache", "--allow-outside", relManifest]],
-      ["check outside", ["check", "--no-cache", "--allow-outside", "--format", "json", relManifest]],
-      ["check check tree", ["check", "--no-cache", "--format", "json", "fixtures/check/tree/speky.yaml"]],
-      ["check bad ref", ["check", "--no-cache", "--format", "json", "fixtures/check/bad-ref/speky.yaml"]],
+    // speky check names files relative to the working directory (the project's folder here: a
+    // path from elsewhere would climb to it through the folders above, by design).
+    const proj = path.dirname(manifest);
+    const runs: [string, string[], string][] = [
+      ["scan mcp", ["scan", "--no-cache", MCP_FIXTURE], REPO],
+      ["scan check tree", ["scan", "--no-cache", "fixtures/check/tree/speky.yaml"], REPO],
+      ["scan outside", ["scan", "--no-cache", "--allow-outside", relManifest], REPO],
+      ["check outside", ["check", "--no-cache", "--allow-outside", "--format", "json", "speky.yaml"], proj],
+      ["check check tree", ["check", "--no-cache", "--format", "json", "fixtures/check/tree/speky.yaml"], REPO],
+      ["check bad ref", ["check", "--no-cache", "--format", "json", "fixtures/check/bad-ref/speky.yaml"], REPO],
     ];
-    for (const [label, args] of runs) {
-      const run = runSpeky(args);
+    for (const [label, args, cwd] of runs) {
+      const run = runSpeky(args, cwd);
       expect(run.stdout, `${label}: ${run.stderr}`).not.toBe("");
       expectNoAbsolutePath(JSON.parse(run.stdout), label);
     }
     // Text and annotation formats print the same paths.
     const text =
-      runSpeky(["check", "--no-cache", "--allow-outside", relManifest]).stdout +
-      runSpeky(["check", "--no-cache", "--allow-outside", "--format", "github", relManifest]).stdout;
+      runSpeky(["check", "--no-cache", "--allow-outside", "speky.yaml"], proj).stdout +
+      runSpeky(["check", "--no-cache", "--allow-outside", "--format", "github", "speky.yaml"], proj).stdout;
     expect(text).toContain("../lib/both.py");
     for (const where of [REPO, scratch]) expect(text.includes(where)).toBe(false);
   });
@@ -172,12 +176,14 @@ describe("paths sent by a client", () => {
     expectFifoNeverOpened();
   });
 
-  it("answers find_code_references for files outside the code sources with nothing, never opening them", async (ctx) => {
+  it("answers find_code_references for files outside the project as not found, never opening them", async (ctx) => {
     const { tools } = await session.client.listTools();
     if (!tools.some((t) => t.name === "find_code_references")) ctx.skip("this server has no find_code_references tool yet");
     for (const file of [fifo, tagged, path.relative(REPO, tagged), "../../etc/passwd", "/etc/passwd", "/dev/zero", "/proc/self/environ"]) {
+      // Outside every manifest's root and the working directory: not looked up at all, so not found.
       const answer = await call(session.client, "find_code_references", { file });
-      expect(answer, file).toEqual({ isError: false, structured: { references: [] } });
+      expect(answer.isError, file).toBe(true);
+      expect((answer.structured as { error: string }).error, file).toMatch(/^File '.*' not found$/);
     }
     // The model's own files are answered: the tool works, from the model.
     const inside = await call(session.client, "find_code_references", { file: path.join(REPO, "fixtures/mcp/src/auth.py") });

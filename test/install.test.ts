@@ -3,7 +3,7 @@
 // running this repository's hook at a commit. They install the committed HEAD (a clone of this
 // repository), not the working tree. Slow by nature (real npm installs): each step is bounded,
 // and the three paths run concurrently.
-import { execFileSync, type SpawnOptions, spawn } from "node:child_process";
+import { type SpawnOptions, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
@@ -81,18 +81,11 @@ async function ok(command: string, args: string[], cwd: string, options: RunOpti
   return r;
 }
 
-/**
- * A small project that uses speky, with its manifest where the README puts it, one requirement,
- * one tag; a git work tree, as projects are (outside git, `root_directory: ..` leaves the boundary).
- */
+/** A small project that uses speky, with its manifest where the README puts it (./speky.yaml), one requirement, one tag. */
 function userProject(dir: string, tag: string): void {
-  execFileSync("git", ["init", "-q", dir]);
   mkdirSync(path.join(dir, "specs"), { recursive: true });
   mkdirSync(path.join(dir, "src"), { recursive: true });
-  writeFileSync(
-    path.join(dir, "specs/manifest.yaml"),
-    "kind: project\nname: shop\nroot_directory: ..\nfiles: [specs/reqs.yaml]\ncode_sources: ['src/**/*.py']\n",
-  );
+  writeFileSync(path.join(dir, "speky.yaml"), "kind: project\nname: shop\nfiles: [specs/reqs.yaml]\ncode_sources: ['src/**/*.py']\n");
   writeFileSync(
     path.join(dir, "specs/reqs.yaml"),
     "kind: requirements\ncategory: functional\nrequirements:\n  - id: REQ-1\n    short: One\n    long: The first requirement.\n",
@@ -118,13 +111,14 @@ async function expectWorkingBinaries(binDir: string): Promise<void> {
   const project = tempDir("speky-ts-user-");
   userProject(project, "REQ-2");
   const help = await ok(path.join(binDir, "speky"), ["check", "--help"], project);
-  expect(help.stdout).toContain("Usage:\n  speky check PATH...");
-  const check = await run(path.join(binDir, "speky"), ["check", "specs/manifest.yaml"], project);
+  expect(help.stdout).toContain("Usage:\n  speky check [PATH...");
+  // No argument: ./speky.yaml.
+  const check = await run(path.join(binDir, "speky"), ["check"], project);
   expect(check.stdout).toBe(`${DANGLING}\n1 error, 0 warnings in 3 files\n`);
   expect(check.status).toBe(1);
   // (The check found the tag: the grammars and wasm files of the installed package load.)
   // The server loads, serves, and exits 0 when its client closes stdin.
-  const mcp = await ok(path.join(binDir, "speky-mcp"), ["specs/manifest.yaml"], project);
+  const mcp = await ok(path.join(binDir, "speky-mcp"), ["speky.yaml"], project);
   expect(mcp.stderr).toContain("loaded 1 requirement and 0 tests");
   expect((await ok(path.join(binDir, "speky-mcp"), ["-h"], project)).stdout).toContain("speky-mcp PATH...");
 }

@@ -62,7 +62,7 @@ describe("speky lsp and an editor's edits", () => {
     const v1 = s.open("specs/requirements.yaml", bad, "yaml");
     const errors = await s.diagnostics("specs/requirements.yaml", v1, (d) => d.length > 0);
     expect(errors.map((d) => [d.range.start.line, d.range.start.character, d.message])).toEqual([
-      [10, 10, "unknown ref 'REQ-CARTS' (no requirement or test has this ID)"],
+      [10, 10, "unknown ref 'REQ-CARTS' (no requirement or test has this ID); did you mean REQ-CART?"],
     ]);
     const v2 = s.change("specs/requirements.yaml", good);
     expect(await s.diagnostics("specs/requirements.yaml", v2)).toEqual([]);

@@ -24,12 +24,12 @@ const expected = (name: string): unknown => JSON.parse(readFileSync(path.join(RE
 
 describe("MCP Inspector CLI", () => {
   // speky:speky-ts#TINSTALL-SCHEMA-PORTABLE
-  it("lists the thirteen tools, every schema portable (no type arrays, Ajv strict)", () => {
+  it("lists the fourteen tools, every schema portable (no type arrays, Ajv strict)", () => {
     expect(existsSync(INSPECTOR)).toBe(true);
     const run = inspect("--method", "tools/list");
     expect(run.status).toBe(0);
     const tools = JSON.parse(run.stdout).tools as { name: string; inputSchema: object; outputSchema?: object }[];
-    expect(tools).toHaveLength(13);
+    expect(tools).toHaveLength(14);
     for (const tool of tools) {
       for (const schema of [tool.inputSchema, tool.outputSchema]) {
         expect(schema, tool.name).toBeDefined();

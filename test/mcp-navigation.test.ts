@@ -12,7 +12,8 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 // Every tool answering a list pages it; the three that answer one item page the list they hold
 // (code references of an item, problems of get_status), which may be as long as the project.
-const PAGED = TOOL_NAMES;
+// changes_since answers one document of several lists, bounded instead (test/diff-mcp.test.ts).
+const PAGED = TOOL_NAMES.filter((name) => name !== "changes_since");
 
 const hit = (id: string, kind: string, short: string, score: number) => ({ id, kind, category: "functional", short, score });
 const LOGIN = {

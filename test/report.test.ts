@@ -48,10 +48,10 @@ describe("speky report", () => {
 
   it("documents the command in --help and rejects bad usage with exit 2", () => {
     const help = runSpeky(["--help"]);
-    expect(help.stdout).toContain("speky report PATH... [--out DIR] [--format html|markdown]");
-    const noPath = runSpeky(["report"]);
+    expect(help.stdout).toContain("speky report [PATH...] [--out DIR] [--format html|markdown]");
+    const noPath = runSpeky(["report"], tempDir());
     expect(noPath.status).toBe(2);
-    expect(noPath.stderr).toContain("report needs at least one manifest or spec file");
+    expect(noPath.stderr).toContain("no manifest named, no ./speky.yaml");
     const badFormat = runSpeky(["report", "x.yaml", "--format", "pdf"]);
     expect(badFormat.status).toBe(2);
     expect(badFormat.stderr).toContain("must be one of html, markdown, not 'pdf'");

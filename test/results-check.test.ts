@@ -43,8 +43,9 @@ describe("speky check with test results", () => {
     expect(runSpeky(["check", "speky.yaml"], dir).status).toBe(0);
     const r = runSpeky(["check", path.join(dir, "speky.yaml"), "--results", "junit.xml", "--format", "json"], path.join(dir, "out"));
     const findings = (JSON.parse(r.stdout) as { findings: { file: string; line: number; message: string }[] }).findings;
+    // Paths relative to the working directory, as every check finding's (out/ here).
     expect(findings.map((f) => `${f.file}:${f.line}: ${f.message}`)).toEqual([
-      "tests/test_shop.py:9: test plan T-BAD (verifies R-BAD) failed: failure of test_bad[2] (junit.xml:5): AssertionError: assert 2 == 1",
+      "../tests/test_shop.py:9: test plan T-BAD (verifies R-BAD) failed: failure of test_bad[2] (junit.xml:5): AssertionError: assert 2 == 1",
     ]);
   });
 

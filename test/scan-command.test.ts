@@ -77,7 +77,7 @@ describe("speky scan", () => {
     expect(run).toEqual({
       status: 1,
       stdout: "",
-      stderr: "reqs.yaml:8:11: error: unknown ref 'ORB-01' (no requirement or test has this ID)\n",
+      stderr: "reqs.yaml:8:11: error: unknown ref 'ORB-01' (no requirement or test has this ID); did you mean ORB-001?\n",
     });
   });
 });

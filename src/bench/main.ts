@@ -432,6 +432,18 @@ async function main(): Promise<void> {
       }
     }
     if (!speedOnly) rows.push(...(await benchLspServer(cacheDir)));
+    if (!speedOnly) {
+      log();
+      log("speky diff of a one-file change on the bench tree (src/bench/diff.ts)");
+      const { benchDiff, DIFF_AIM } = await import("./diff.js");
+      const diff = await benchDiff((line) => log(`   ${line}`));
+      rows.push({
+        goal: "diff warm / scan warm (1-file change)",
+        measured: `${(diff.warmMs / diff.scanWarmMs).toFixed(2)}× (${fmtMs(diff.warmMs)})`,
+        target: `≤ ${DIFF_AIM}×`,
+        met: diff.warmMs / diff.scanWarmMs <= DIFF_AIM,
+      });
+    }
     log();
     log(`goals (${loadAverage()} now)`);
     table(rows);
@@ -487,6 +499,9 @@ if (process.argv[2] === "lsp") {
 } else if (process.argv[2] === "results") {
   // `npm run bench -- results`: reading and matching 50,000 testcases, the server's reload (src/bench/results.ts).
   await (await import("./results.js")).benchResults(log);
+} else if (process.argv[2] === "diff") {
+  // `npm run bench -- diff`: speky diff of a one-file change alone (src/bench/diff.ts).
+  await (await import("./diff.js")).benchDiff((line) => log(`   ${line}`));
 } else {
   await main();
 }

@@ -27,6 +27,8 @@ export interface OptionSpec {
 
 export interface ParsedArgs {
   positionals: string[];
+  /** How many positionals came before a `--`; undefined without one. */
+  beforeTerminator?: number;
   /** Flags map to true; valued options to their last value, repeatable ones to a list. */
   options: Map<string, string | string[] | true>;
 }
@@ -42,7 +44,9 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
   const byName = new Map(specs.map((s) => [s.name, s]));
   const positionals: string[] = [];
   const options = new Map<string, string | string[] | true>();
+  let beforeTerminator: number | undefined;
   for (const token of tokens) {
+    if (token.kind === "option-terminator") beforeTerminator = positionals.length;
     if (token.kind === "positional") positionals.push(token.value);
     if (token.kind !== "option") continue;
     const spec = byName.get(token.name);
@@ -65,7 +69,7 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
       options.set(spec.name, value);
     }
   }
-  return { positionals, options };
+  return beforeTerminator === undefined ? { positionals, options } : { positionals, beforeTerminator, options };
 }
 
 export function stringOption(args: ParsedArgs, name: string): string | undefined {

@@ -153,6 +153,6 @@ options:
 This is speky's command line, as speky-ts runs it: the same MyST pages in PATH
 (default markdown/), exit 0 when written or valid, 1 when invalid. PATH must be
 absent, empty or a folder of speky's pages. speky-ts's own commands (check,
-scan, report, lsp, export): ${program} --help.
+scan, report, lsp, export, diff): ${program} --help.
 `;
 }

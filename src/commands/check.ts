@@ -3,10 +3,12 @@
 // unknown ID fails the check at the tag's own place.
 
 import path from "node:path";
-import { flag, listOption, type ParsedArgs, stringOption, UsageError } from "../cli/args.js";
-import { type Command, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
+import { flag, listOption, type ParsedArgs, stringOption } from "../cli/args.js";
+import { type Command, type CommandContext, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
+import { DEFAULT_HELP, isDirectory, manifestPaths } from "../cli/default-manifests.js";
+import { relativeTo, repositoryRoot, shownDiagnostic } from "../cli/shown-paths.js";
 import { verboseNote } from "../cli/verbose.js";
-import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
+import { compareDiagnostics, type Diagnostic, escapeControl } from "../diagnostics.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { MAX_FILE_BYTES } from "../loader/files.js";
 import { CHECK_FORMATS, type CheckFormat, renderReport, summarize } from "./check-findings.js";
@@ -15,27 +17,56 @@ import { useCommandLineShortcuts } from "./one-shot.js";
 const SPEC_EXTENSIONS = new Set([".yaml", ".yml", ".toml"]);
 const KIND_LINE = /^kind\s*[:=]/m;
 
-/** A positional is a spec when it is the first one, or a YAML/TOML file declaring a `kind`. */
-function isSpecPath(file: string, index: number): boolean {
-  if (index === 0) return true;
+/** A YAML/TOML file declaring a `kind` (a FIFO or a device named on the command line is none, and must not block us). */
+function declaresKind(file: string): boolean {
   if (!SPEC_EXTENSIONS.has(path.extname(file).toLowerCase())) return false;
-  // A FIFO or a device named on the command line is no spec (and must not block us).
   const read = readRegularSync(file, { maxBytes: MAX_FILE_BYTES });
   return !isRefusal(read) && KIND_LINE.test(read.bytes.toString("utf8"));
 }
 
+interface CheckPaths {
+  specPaths: string[];
+  sourceFiles: string[];
+  /** Which manifests were found, when none was named. */
+  note: string | null;
+}
+
+/**
+ * PATHs, then FILEs: the first positional is a PATH, and so is a later folder or YAML/TOML file
+ * declaring a `kind`. After `--` (pre-commit's hook passes the staged files there), every
+ * positional is a FILE, those declaring a `kind` loaded as specs too. No PATH: the default
+ * manifests (src/cli/default-manifests.ts).
+ */
+async function checkPaths(args: ParsedArgs, cwd: string): Promise<CheckPaths> {
+  const named = args.positionals.slice(0, args.beforeTerminator);
+  const files = args.positionals.slice(named.length);
+  const isSpec = (p: string, i: number) => i === 0 || declaresKind(path.resolve(cwd, p)) || isDirectory(path.resolve(cwd, p));
+  const specs = named.filter(isSpec);
+  const staged = new Set(files.filter((p) => declaresKind(path.resolve(cwd, p))));
+  const sourceFiles = [...named.filter((p, i) => !isSpec(p, i)), ...files.filter((p) => !staged.has(p))];
+  // The manifests first: a staged spec file is then reached through its manifest.
+  const { paths, note } = await manifestPaths("check", specs, cwd);
+  return { specPaths: [...paths, ...staged], sourceFiles, note };
+}
+
 // speky:speky-ts#CHECK-GATE
-async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string; exitCode: number }> {
-  if (args.positionals.length === 0) throw new UsageError("check needs at least one manifest or spec file");
+async function runCheck(args: ParsedArgs, context: CommandContext): Promise<{ output: string; exitCode: number }> {
+  const { cwd } = context;
   const format = (stringOption(args, "format") ?? "text") as CheckFormat;
-  const specPaths = args.positionals.filter((p, i) => isSpecPath(path.resolve(cwd, p), i));
-  const sourceFiles = args.positionals.filter((p) => !specPaths.includes(p));
+  const { specPaths, sourceFiles, note } = await checkPaths(args, cwd);
+  if (note) context.stderr(`speky: ${escapeControl(note)}\n`);
   const onlyFiles = sourceFiles.length > 0 ? sourceFiles.map((f) => path.resolve(cwd, f)) : undefined;
+  // Paths relative to the working directory; GitHub resolves annotations from the repository root.
+  const show = relativeTo(format === "github" ? repositoryRoot(cwd) : cwd);
 
   await useCommandLineShortcuts();
   // Loaded on use: every `speky` command imports this registry entry.
-  const [{ loadModel }, { modelProblems }] = await Promise.all([import("../model/load-model.js"), import("../model/problems.js")]);
-  const { model, diagnostics } = await loadModel(specPaths, {
+  const [{ loadSpecs }, { scanSpecs }, { modelProblems }] = await Promise.all([
+    import("../loader/load.js"),
+    import("../model/load-model.js"),
+    import("../model/problems.js"),
+  ]);
+  const options = {
     cwd,
     csvs: listOption(args, "csv"),
     onlyFiles,
@@ -43,15 +74,32 @@ async function runCheck(args: ParsedArgs, cwd: string): Promise<{ output: string
     allowOutside: flag(args, "allow-outside"),
     ignore: !flag(args, "no-ignore"),
     cacheNote: verboseNote(args),
+    cite: (absPath: string) => show(absPath),
     results: listOption(args, "results"),
-  });
-  const findings: Diagnostic[] = model ? modelProblems(model, diagnostics) : [...diagnostics]; // the loader's order: causes first
-  if (model && flag(args, "require-verified")) {
-    const { unverifiedProblems } = await import("../model/verification-problems.js");
-    findings.push(...unverifiedProblems(model));
-    findings.sort(compareDiagnostics);
+  };
+  const loaded = await loadSpecs(specPaths, options);
+  const sorted = (list: readonly Diagnostic[]) => list.map((d) => shownDiagnostic(d, show)).sort(compareDiagnostics);
+  let findings: Diagnostic[];
+  let files: number | null = null;
+  if (loaded.specs) {
+    const model = await scanSpecs(loaded.specs, options);
+    const problems = modelProblems(model, loaded.diagnostics);
+    if (flag(args, "require-verified")) {
+      const { unverifiedProblems } = await import("../model/verification-problems.js");
+      problems.push(...unverifiedProblems(model));
+    }
+    findings = sorted(problems);
+    files = model.specs.files.length + (model.scanStats?.files ?? 0);
+  } else {
+    // The failed files' own errors lead (src/loader/cause.ts); the tag findings join the rest.
+    const leading = loaded.partial?.leading ?? 0;
+    const { tagProblemsDespiteErrors } = await import("../model/tags-despite-errors.js");
+    const tags = loaded.partial ? await tagProblemsDespiteErrors(loaded.partial, options, {}, show) : [];
+    findings = [
+      ...loaded.diagnostics.slice(0, leading).map((d) => shownDiagnostic(d, show)),
+      ...sorted([...loaded.diagnostics.slice(leading), ...tags]),
+    ];
   }
-  const files = model ? model.specs.files.length + (model.scanStats?.files ?? 0) : null;
   const summary = summarize(findings, files);
   const failed = summary.errors > 0 || (flag(args, "strict") && summary.warnings > 0);
   return { output: renderReport(format, findings, summary), exitCode: failed ? 1 : 0 };
@@ -61,16 +109,22 @@ export const checkCommand: Command = {
   name: "check",
   summary: "validate the specs and the code tags; exit 1 on findings",
   usage: [
-    "PATH... [FILE...] [--format text|json|github] [--strict] [--no-cache] [--verbose] [--no-ignore] [--allow-outside] [-C CSV]...",
-    "PATH... [--results GLOB]... [--require-verified] [...]",
+    "[PATH... [FILE...]] [-- FILE...] [--format text|json|github] [--strict] [--no-cache] [--verbose] [--no-ignore] [--allow-outside] [-C CSV]...",
+    "[PATH...] [--results GLOB]... [--require-verified] [...]",
   ],
   description: `Validate the specs and scan the manifests' code_sources; fail on invalid specs
 and on code tags naming unknown IDs. PATH is a manifest (kind: project) or a specification
-file. FILEs (e.g. from pre-commit) restrict the scan to those files; the specs are always
-validated whole. With test results (--results, or the manifests' test_results), each failed
-test of a tagged test is an error at its tag; --require-verified also fails for each
-requirement of the coverage scope that is not verified.
-Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error.`,
+file: the first argument, and any later folder or YAML/TOML file declaring a kind.
+${DEFAULT_HELP}
+FILEs (e.g. from pre-commit, after --) restrict the scan to those files; the specs are always
+validated whole. When the specs have errors, the code tags of the manifests without errors
+are checked all the same (a tag naming an ID of a file that failed to load is not reported).
+With test results (--results, or the manifests' test_results), each failed test of a tagged
+test is an error at its tag; --require-verified also fails for each requirement of the
+coverage scope that is not verified.
+Paths are printed relative to the current folder; with --format github, relative to the
+repository root ($GITHUB_WORKSPACE, else the git work tree), where GitHub places annotations.
+Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error (or no manifest).`,
   options: [
     { name: "format", value: "FORMAT", choices: CHECK_FORMATS, help: "how findings are printed (default: text)" },
     { name: "strict", help: "warnings fail the check too" },
@@ -82,7 +136,7 @@ Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error.`,
     ...WALK_OPTIONS,
   ],
   async run(args, context) {
-    const { output, exitCode } = await runCheck(args, context.cwd);
+    const { output, exitCode } = await runCheck(args, context);
     context.stdout(output);
     return exitCode;
   },

@@ -4,21 +4,13 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { CommandError, flag, listOption, type ParsedArgs, stringOption, UsageError } from "../cli/args.js";
+import { CommandError, flag, listOption, type ParsedArgs, stringOption } from "../cli/args.js";
 import { type Command, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
+import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
 import { fileErrorReason } from "../cli/file-error.js";
-import { formatDiagnostic } from "../diagnostics.js";
+import { escapeControl, formatDiagnostic } from "../diagnostics.js";
 import { quote } from "../quote.js";
 import { useCommandLineShortcuts } from "./one-shot.js";
-
-/** Without a PATH: the manifest of the current folder, as speky-mcp looks for it. */
-const DEFAULT_MANIFEST = "speky.yaml";
-
-function exportPaths(args: ParsedArgs, cwd: string): string[] {
-  if (args.positionals.length > 0) return args.positionals;
-  if (fs.existsSync(path.join(cwd, DEFAULT_MANIFEST))) return [DEFAULT_MANIFEST];
-  throw new UsageError(`export needs a manifest or spec file (no ${DEFAULT_MANIFEST} here)`);
-}
 
 function writeBeside(file: string, text: string): void {
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
@@ -33,7 +25,8 @@ function writeBeside(file: string, text: string): void {
 
 // speky:speky-ts#EXPORT-COMMAND
 async function runExport(args: ParsedArgs, cwd: string): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  const paths = exportPaths(args, cwd);
+  const { paths, note } = await manifestPaths("export", args.positionals, cwd);
+  const said = note ? `speky: ${escapeControl(note)}\n` : "";
   await useCommandLineShortcuts();
   const [{ loadModel }, { exportedVerification, formatExport }] = await Promise.all([
     import("../model/load-model.js"),
@@ -49,17 +42,17 @@ async function runExport(args: ParsedArgs, cwd: string): Promise<{ stdout: strin
   });
   if (!model) {
     const errors = diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join("");
-    return { stdout: "", stderr: `${errors}speky: the specifications have errors; nothing exported\n`, exitCode: 1 };
+    return { stdout: "", stderr: `${said}${errors}speky: the specifications have errors; nothing exported\n`, exitCode: 1 };
   }
   const json = formatExport(model, diagnostics, { verification: exportedVerification(model) });
   const out = stringOption(args, "out");
-  if (out === undefined) return { stdout: json, stderr: "", exitCode: 0 };
+  if (out === undefined) return { stdout: json, stderr: said, exitCode: 0 };
   try {
     writeBeside(path.resolve(cwd, out), json);
   } catch (error) {
     throw new CommandError(`cannot write ${quote(out)}: ${fileErrorReason(error)}`);
   }
-  return { stdout: "", stderr: "", exitCode: 0 };
+  return { stdout: "", stderr: said, exitCode: 0 };
 }
 
 export const exportCommand: Command = {
@@ -71,7 +64,7 @@ tests with their links and coverage bucket, comments, code references, the cover
 manifests' coverage_categories and the problems, and with test results (--results, or the
 manifests' test_results) the verification of each test plan and requirement; --out writes it
 into FILE instead. Without
-PATH, ./${DEFAULT_MANIFEST}. The same tree gives the same bytes.
+${DEFAULT_HELP} The same tree gives the same bytes.
 Exit codes: 0 written, 1 when the specs do not load (nothing written), 2 usage or output error.`,
   options: [
     { name: "out", short: "o", value: "FILE", help: "write the document into FILE instead of stdout" },

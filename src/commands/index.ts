@@ -13,6 +13,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "report", load: async () => (await import("./report.js")).reportCommand },
   { name: "lsp", load: async () => (await import("./lsp.js")).lspCommand },
   { name: "export", load: async () => (await import("./export.js")).exportCommand },
+  { name: "diff", load: async () => (await import("./diff.js")).diffCommand },
 ];
 
 /** Every command, in registry order (--help). */

@@ -3,11 +3,13 @@
 
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOption, UsageError } from "../cli/args.js";
+import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOption } from "../cli/args.js";
 import { type Command, commandOptions, WALK_OPTIONS } from "../cli/command.js";
+import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
 import { fileErrorReason } from "../cli/file-error.js";
+import { relativeTo, shownDiagnostic } from "../cli/shown-paths.js";
 import { verboseNote } from "../cli/verbose.js";
-import { compareDiagnostics, formatDiagnostic } from "../diagnostics.js";
+import { compareDiagnostics, escapeControl, formatDiagnostic } from "../diagnostics.js";
 import { quote } from "../quote.js";
 import type { ScanResult } from "../scan/types.js";
 import { useCommandLineShortcuts } from "./one-shot.js";
@@ -20,15 +22,18 @@ export interface ScanOutcome {
 
 // speky:speky-ts#SCAN-COMMAND
 async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> {
-  if (args.positionals.length === 0) throw new UsageError("scan needs at least one manifest, spec file or (with --project) path");
   const project = stringOption(args, "project");
+  // No PATH: the current folder with --project, else the default manifests.
+  const manifests = project === undefined ? await manifestPaths("scan", args.positionals, cwd) : null;
+  const positionals = manifests?.paths ?? (args.positionals.length > 0 ? args.positionals : ["."]);
+  const note = manifests?.note ? `speky: ${escapeControl(manifests.note)}\n` : "";
   // Loaded on use (every `speky` command imports this registry entry); with --project, no
   // spec or model module at all.
   const [{ scanPaths }] = await Promise.all([import("../scan/scan.js"), useCommandLineShortcuts()]);
   let result: ScanResult;
   if (project !== undefined) {
     const walk = { allowOutside: flag(args, "allow-outside"), ignore: !flag(args, "no-ignore") };
-    result = await scanPaths(project, args.positionals, cwd, {
+    result = await scanPaths(project, positionals, cwd, {
       cache: !flag(args, "no-cache"),
       cacheNote: verboseNote(args),
       eagerWorkers: true,
@@ -36,8 +41,11 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
     });
   } else {
     const [{ loadModel }, { danglingDiagnostics }] = await Promise.all([import("../model/load-model.js"), import("../model/problems.js")]);
-    const { model, diagnostics } = await loadModel(args.positionals, {
+    // Text on stderr names files relative to the working directory; the JSON keeps the model's paths.
+    const show = relativeTo(cwd);
+    const { model, diagnostics } = await loadModel(positionals, {
       cwd,
+      cite: (absPath) => show(absPath),
       csvs: listOption(args, "csv"),
       cache: !flag(args, "no-cache"),
       allowOutside: flag(args, "allow-outside"),
@@ -45,7 +53,8 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
       cacheNote: verboseNote(args),
     });
     if (!model) {
-      return { stdout: "", stderr: diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join(""), exitCode: 1 };
+      const lines = diagnostics.map((d) => `${formatDiagnostic(shownDiagnostic(d, show))}\n`).join("");
+      return { stdout: "", stderr: note + lines, exitCode: 1 };
     }
     // A tag naming no loaded ID stays a reference, flagged here (check fails on it).
     const dangling = danglingDiagnostics(model).map((d) => ({ ...d, severity: "warning" as const }));
@@ -57,27 +66,32 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
   }
   const json = (await import("../scan/output.js")).formatScanOutput(result);
   const output = stringOption(args, "output");
-  if (output === undefined) return { stdout: json, stderr: "", exitCode: 0 };
+  if (output === undefined) return { stdout: json, stderr: note, exitCode: 0 };
   try {
     await writeFile(path.resolve(cwd, output), json);
   } catch (error) {
     // speky:speky-ts#INSTALL-OUTPUT-ERROR
     throw new CommandError(`cannot write ${quote(output)}: ${fileErrorReason(error)}`);
   }
-  return { stdout: "", stderr: "", exitCode: 0 };
+  return { stdout: "", stderr: note, exitCode: 0 };
 }
 
 export const scanCommand: Command = {
   name: "scan",
   summary: "print the code references as JSON",
   usage: [
-    "PATH... [--output FILE] [--no-cache] [--verbose] [--no-ignore] [--allow-outside] [-C CSV]...",
-    "--project NAME DIR|FILE... [--output FILE] [--no-cache] [--verbose] [--no-ignore] [--allow-outside]",
+    "[PATH...] [--output FILE] [--no-cache] [--verbose] [--no-ignore] [--allow-outside] [-C CSV]...",
+    "--project NAME [DIR|FILE...] [--output FILE] [--no-cache] [--verbose] [--no-ignore] [--allow-outside]",
   ],
   description: `Print the code references of the manifests' code_sources as JSON (schema:
-schema/scan.schema.json). PATH is a manifest (kind: project) or a specification file. With
---project, scan arbitrary files and folders for tags of project NAME instead.
-Exit codes: 0 done, 1 when the specs do not load, 2 usage error or unwritable output.`,
+schema/scan.schema.json). PATH is a manifest (kind: project) or a specification file.
+${DEFAULT_HELP}
+With --project, scan arbitrary files and folders (default: the current folder) for tags of
+project NAME instead. The JSON keeps the model's paths, as the MCP tools answer them: a
+reference's file is relative to the root of its project's manifest (speky's code references);
+messages on stderr name files relative to the current folder.
+Exit codes: 0 done, 1 when the specs do not load, 2 usage error (or no manifest) or unwritable
+output.`,
   options: [
     { name: "output", short: "o", value: "FILE", help: "write the JSON to FILE instead of stdout" },
     { name: "project", value: "NAME", help: "scan the given paths for tags of project NAME" },

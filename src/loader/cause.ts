@@ -2,7 +2,7 @@
 // every ref, prereq and comment naming them is an error too: the typo would come out 15th of
 // 33. Instead the failed file's own errors come first, and the errors that only follow from
 // the IDs it would have defined are counted in one line after them.
-import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
+import { absolutePathOf, compareDiagnostics, compareStrings, type Diagnostic, locatedAt } from "../diagnostics.js";
 import { plural } from "../quote.js";
 
 export interface FailedFile {
@@ -10,6 +10,8 @@ export interface FailedFile {
   file: string;
   /** Its text, from which the IDs it would have defined are read back. */
   text: string;
+  /** Absolute path: two failed files of two projects can have the same displayed path. */
+  path?: string;
 }
 
 // `id: X` / `- id: X` (YAML), `id = "X"` (TOML), quoted or not: a line-level reading that needs
@@ -25,34 +27,45 @@ export function idsWrittenIn(text: string): string[] {
  * For each ID that no loaded file defines but a failed file shows, that file: an error about
  * that ID follows from the failure.
  */
-export function orphanedIds(failed: readonly FailedFile[], loaded: ReadonlySet<string>): Map<string, string> {
-  const owner = new Map<string, string>();
+export function orphanedIds(failed: readonly FailedFile[], loaded: ReadonlySet<string>): Map<string, FailedFile> {
+  const owner = new Map<string, FailedFile>();
   for (const f of failed) {
-    for (const id of idsWrittenIn(f.text)) if (!loaded.has(id) && !owner.has(id)) owner.set(id, f.file);
+    for (const id of idsWrittenIn(f.text)) if (!loaded.has(id) && !owner.has(id)) owner.set(id, f);
   }
   return owner;
 }
 
+/** Whether d is about the failed file f (by path when both have one). */
+function isAbout(d: Diagnostic, f: FailedFile): boolean {
+  const at = absolutePathOf(d);
+  return at !== undefined && f.path !== undefined ? at === f.path : d.file === f.file;
+}
+
 /**
  * Sorted diagnostics, the failed files' own first (those some errors followed from), each
- * followed by the line counting those errors.
+ * followed by the line counting those errors: `leading`, then the `rest`.
  */
 // speky:speky-ts#INSTALL-CAUSE-FIRST
-export function causeFirst(diagnostics: readonly Diagnostic[], followers: ReadonlyMap<string, number>): Diagnostic[] {
+export function causeFirst(
+  diagnostics: readonly Diagnostic[],
+  followers: ReadonlyMap<FailedFile, number>,
+  cite: (f: FailedFile) => string = (f) => f.file,
+): { leading: Diagnostic[]; rest: Diagnostic[] } {
   const sorted = [...diagnostics].sort(compareDiagnostics);
-  if (followers.size === 0) return sorted;
-  const causes = [...followers.keys()].sort();
+  if (followers.size === 0) return { leading: [], rest: sorted };
+  const causes = [...followers.keys()].sort((a, b) => compareStrings(a.file, b.file) || compareStrings(a.path ?? "", b.path ?? ""));
   const first: Diagnostic[] = [];
-  for (const file of causes) {
-    first.push(...sorted.filter((d) => d.file === file));
-    const n = followers.get(file)!;
-    first.push({
-      file,
+  for (const f of causes) {
+    first.push(...sorted.filter((d) => isAbout(d, f)));
+    const n = followers.get(f)!;
+    const line: Diagnostic = {
+      file: f.file,
       line: 0,
       column: 0,
       severity: "error",
-      message: `${plural(n, "more error")} ${n === 1 ? "names" : "name"} IDs of ${file}, which failed to load`,
-    });
+      message: `${plural(n, "more error")} ${n === 1 ? "names" : "name"} IDs of ${cite(f)}, which failed to load`,
+    };
+    first.push(f.path === undefined ? line : locatedAt(line, f.path));
   }
-  return [...first, ...sorted.filter((d) => !followers.has(d.file))];
+  return { leading: first, rest: sorted.filter((d) => !causes.some((f) => isAbout(d, f))) };
 }

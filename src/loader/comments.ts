@@ -1,5 +1,6 @@
 // Comments, from a YAML/TOML comments file (with its `default`) or from a CSV file.
 
+import { suggestName } from "../model/suggest.js";
 import { quote, shown } from "../quote.js";
 import { type FileContext, locate } from "./collect.js";
 import { type CsvField, parseCsv } from "./csv.js";
@@ -62,7 +63,10 @@ export function readCommentsCsv(text: string, ctx: FileContext): void {
     ctx.report.error(header[0], `missing required column '${column}' (the header names: ${named})`);
   }
   header.forEach((f) => {
-    if (!COLUMNS.includes(f.value)) ctx.report.warning(f, `unknown column ${quote(f.value)} (ignored)`);
+    if (!COLUMNS.includes(f.value)) {
+      const likely = suggestName(f.value, COLUMNS);
+      ctx.report.warning(f, `unknown column ${quote(f.value)} (ignored)${likely ? `; did you mean ${quote(likely)}?` : ""}`);
+    }
   });
   if (missing.length > 0) return;
   for (const row of body) readCsvRow(row, header, ctx);

@@ -1,4 +1,4 @@
-import { type Diagnostic, escapeControl, type Severity } from "../diagnostics.js";
+import { absolutePathOf, type Diagnostic, escapeControl, locatedAt, type Severity } from "../diagnostics.js";
 import { plural } from "../quote.js";
 import type { Pos } from "./node.js";
 
@@ -39,6 +39,8 @@ export class FileDiagnostics {
   constructor(
     readonly file: string,
     private readonly sink: Diagnostic[],
+    /** Absolute path of the file, recorded on each diagnostic (diagnostics.ts locatedAt). */
+    readonly path?: string,
   ) {}
 
   error(at: Pos | null, message: string): void {
@@ -51,29 +53,30 @@ export class FileDiagnostics {
 
   /** `cause`: what messages of one kind share, when the message does not tell (default causeOf). */
   add(severity: Severity, at: Pos | null, message: string, cause = causeOf(message)): void {
+    const kept = this.admit(severity, at, message, cause);
+    if (kept) this.push({ file: this.file, line: at?.line ?? 0, column: at?.column ?? 0, severity, message: escapeControl(message) });
+  }
+
+  /** Counts one diagnostic against the cap; false when it is only counted (its summary is in the sink). */
+  admit(severity: Severity, at: Pos | null, message: string, cause = causeOf(message)): boolean {
     if (severity === "error") this.errors++;
-    cause = `${severity}\0${cause}`;
-    const seen = (this.causes.get(cause) ?? 0) + 1;
-    this.causes.set(cause, seen);
-    const limit = severity === "error" ? ERRORS_PER_CAUSE : WARNINGS_PER_CAUSE;
-    if (seen > limit) {
-      let capped = this.capped.get(cause);
-      if (!capped) {
-        const summary = { file: this.file, line: at?.line ?? 0, column: at?.column ?? 0, severity, message: "" };
-        this.sink.push(summary);
-        this.capped.set(cause, (capped = { summary, omitted: 0, first: escapeControl(message) }));
-      }
-      capped.omitted++;
-      capped.summary.message = `${plural(capped.omitted, `more ${severity}`)} like this in this file: ${capped.first}`;
-      return;
+    const key = `${severity}\0${cause}`;
+    const seen = (this.causes.get(key) ?? 0) + 1;
+    this.causes.set(key, seen);
+    if (seen <= (severity === "error" ? ERRORS_PER_CAUSE : WARNINGS_PER_CAUSE)) return true;
+    let capped = this.capped.get(key);
+    if (!capped) {
+      const summary = { file: this.file, line: at?.line ?? 0, column: at?.column ?? 0, severity, message: "" };
+      this.push(summary);
+      this.capped.set(key, (capped = { summary, omitted: 0, first: escapeControl(message) }));
     }
-    this.sink.push({
-      file: this.file,
-      line: at?.line ?? 0,
-      column: at?.column ?? 0,
-      severity,
-      message: escapeControl(message),
-    });
+    capped.omitted++;
+    capped.summary.message = `${plural(capped.omitted, `more ${severity}`)} like this in this file: ${capped.first}`;
+    return false;
+  }
+
+  private push(d: Diagnostic): void {
+    this.sink.push(this.path === undefined ? d : locatedAt(d, this.path));
   }
 }
 
@@ -81,14 +84,19 @@ export function formatPos(file: string, at: Pos): string {
   return `${file}:${at.line}:${at.column}`;
 }
 
-/** The same diagnostics, capped per file and cause as FileDiagnostics caps them as they come. */
+/**
+ * The same diagnostics, capped per file and cause as FileDiagnostics caps them as they come:
+ * those kept are the very objects given (with their recorded paths), the counts new ones.
+ */
 export function capPerFile(diagnostics: readonly Diagnostic[], cause: (d: Diagnostic) => string = (d) => causeOf(d.message)): Diagnostic[] {
   const out: Diagnostic[] = [];
   const files = new Map<string, FileDiagnostics>();
   for (const d of diagnostics) {
-    let report = files.get(d.file);
-    if (!report) files.set(d.file, (report = new FileDiagnostics(d.file, out)));
-    report.add(d.severity, d.line === 0 && d.column === 0 ? null : d, d.message, cause(d));
+    const path = absolutePathOf(d);
+    const key = `${d.file}\0${path ?? ""}`;
+    let report = files.get(key);
+    if (!report) files.set(key, (report = new FileDiagnostics(d.file, out, path)));
+    if (report.admit(d.severity, d.line === 0 && d.column === 0 ? null : d, d.message, cause(d))) out.push(d);
   }
   return out;
 }

@@ -3,9 +3,10 @@ import { execFile } from "node:child_process";
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import { gitWorkTree } from "../fs/boundary.js";
+import { quote } from "../quote.js";
 import type { SourceLinks } from "./types.js";
 
-export type LinksResult = { links: SourceLinks } | { problem: string };
+export type LinksResult = { links: SourceLinks; warning?: string } | { problem: string };
 type Answer = { out: string } | { error: string };
 
 /** Git processes running at once for one load (150 manifests started 450 at once: issue 25). */
@@ -91,16 +92,35 @@ export async function resolveSourceLinks(
     questions.ask(realDir, "rev-parse", "--show-toplevel"),
   ]);
   if ("error" in remote) return { problem: `cannot read the git remote URL (${remote.error})` };
-  if ("error" in head) return { problem: `cannot read the current git branch (${head.error})` };
   if ("error" in top) return { problem: `cannot find the git work tree (${top.error})` };
-  return {
-    links: {
-      url: url === "auto" ? normalizeRemoteUrl(remote.out) : url,
-      branch: head.out,
-      // The root in dir's own form (symbolic links kept): dir, up as many levels as git's real root is.
-      gitRoot: path.resolve(dir, path.relative(realDir, top.out)),
-    },
+  // A repository with no commit yet has no HEAD to read: the branch its first commit goes to.
+  const unborn = "error" in head ? await unbornBranch(realDir, questions) : null;
+  if ("error" in head && unborn === null) return { problem: `cannot read the current git branch (${head.error})` };
+  const links = {
+    url: url === "auto" ? normalizeRemoteUrl(remote.out) : url,
+    branch: unborn ?? (head as { out: string }).out,
+    // The root in dir's own form (symbolic links kept): dir, up as many levels as git's real root is.
+    gitRoot: path.resolve(dir, path.relative(realDir, top.out)),
   };
+  if (unborn === null) return { links };
+  return { links, warning: `the git repository has no commit yet; links use the branch ${quote(unborn)}, where its first commit goes` };
+}
+
+// speky:speky-ts#SPEC-LINKS-UNBORN
+/**
+ * The branch of a repository without commits: the one HEAD names (git init set it from
+ * init.defaultBranch, or -b), else init.defaultBranch, else `main`; null when HEAD is not
+ * unborn (not a git repository, or another failure).
+ */
+async function unbornBranch(realDir: string, questions: GitQuestions): Promise<string | null> {
+  const [symbolic, any] = await Promise.all([
+    questions.ask(realDir, "symbolic-ref", "--short", "-q", "HEAD"),
+    questions.ask(realDir, "rev-parse", "-q", "--verify", "HEAD"),
+  ]);
+  if ("out" in any) return null;
+  if ("out" in symbolic && symbolic.out !== "") return symbolic.out;
+  const configured = await questions.ask(realDir, "config", "--get", "init.defaultBranch");
+  return "out" in configured && configured.out !== "" ? configured.out : "main";
 }
 
 function realOrSame(dir: string): string {

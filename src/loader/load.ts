@@ -7,6 +7,7 @@ import { compareDiagnostics, type Diagnostic, hasErrors } from "../diagnostics.j
 import { type Boundary, boundaryFor } from "../fs/boundary.js";
 import { confinementProblem, GlobWalker } from "../fs/globs.js";
 import { relieveHeap } from "../heap.js";
+import { suggestName } from "../model/suggest.js";
 import { quote } from "../quote.js";
 import { causeFirst, type FailedFile, orphanedIds } from "./cause.js";
 import type { Collected, FileContext } from "./collect.js";
@@ -19,7 +20,8 @@ import { readItemsFile } from "./items.js";
 import { readManifest, type Written } from "./manifest.js";
 import { describe, entryOf, type SMap, type SNode, stringValue } from "./node.js";
 import { StringPool } from "./own-strings.js";
-import type { LoadOptions, LoadResult, Manifest, Requirement, SpecSet, Test } from "./types.js";
+import { Provenance } from "./provenance.js";
+import type { LoadOptions, LoadResult, Manifest, PartialLoad, Requirement, SpecSet, Test } from "./types.js";
 import { checkCoverageCategories, validateReferences } from "./validate.js";
 import { readYaml } from "./yaml/source.js";
 
@@ -34,7 +36,7 @@ const KIND_LIST = `${KINDS.slice(0, -1).join(", ")} or ${KINDS[KINDS.length - 1]
  * `specs` is null when any of them is an error.
  */
 export async function loadSpecs(paths: string[], options: LoadOptions = {}): Promise<LoadResult> {
-  const loader = new Loader(options.cwd ?? process.cwd(), options.overlay, options.allowOutside ?? false);
+  const loader = new Loader(options.cwd ?? process.cwd(), options.overlay, options.allowOutside ?? false, options.cite);
   for (const given of paths) await loader.loadGiven(given, false);
   for (const given of options.csvs ?? []) await loader.loadGiven(given, true);
   return loader.finish();
@@ -71,6 +73,8 @@ class Loader {
   private git: GitQuestions | undefined;
   /** Files with errors: what they would have defined explains errors elsewhere. */
   private readonly failed: FailedFile[] = [];
+  /** Where items, references and failures came from (provenance.ts). */
+  private readonly provenance: Provenance;
 
   /** Spec globs: speky's reach, no ignore files; listings shared by every pattern of the load. */
   private readonly walker = new GlobWalker();
@@ -79,7 +83,10 @@ class Loader {
     private readonly cwd: string,
     private readonly overlay: ReadonlyMap<string, string> | undefined,
     private readonly allowOutside: boolean,
-  ) {}
+    cite: ((absPath: string, display: string) => string) | undefined,
+  ) {
+    this.provenance = new Provenance(cite);
+  }
 
   /** The file's reading, with its overlay text when it has one. */
   private read(abs: string): ReturnType<typeof readSpecFile> {
@@ -99,41 +106,67 @@ class Loader {
     await Promise.all(this.links);
     // The set of every loaded ID only when a file failed (what it would have defined is looked up).
     const orphaned =
-      this.failed.length === 0 ? new Map<string, string>() : orphanedIds(this.failed, new Set(this.out.items.map((i) => i.id)));
-    const followers = validateReferences(this.out, this.diagnostics, orphaned);
+      this.failed.length === 0 ? new Map<string, FailedFile>() : orphanedIds(this.failed, new Set(this.out.items.map((i) => i.id)));
+    const followers = validateReferences(this.out, this.diagnostics, orphaned, {
+      itemPath: (i) => this.provenance.pathAt(i, "items"),
+      referencePath: (i) => this.provenance.pathAt(i, "references"),
+      cite: (display, absPath) => this.provenance.cite(display, absPath),
+    });
     for (const { manifest, categories, report } of this.coverage) {
       checkCoverageCategories(manifest.name, categories, report, this.out.items);
     }
     // One mistake can be met several times (e.g. a `default` field inherited by many comments).
-    const diagnostics = causeFirst(
+    const { leading, rest } = causeFirst(
       this.diagnostics.sort(compareDiagnostics).filter((d, i, all) => i === 0 || compareDiagnostics(d, all[i - 1]) !== 0),
       followers,
+      (f) => this.provenance.cite(f.file, f.path),
     );
-    if (hasErrors(diagnostics)) return { specs: null, diagnostics };
-    const specs: SpecSet = {
+    const diagnostics = [...leading, ...rest];
+    if (hasErrors(diagnostics)) {
+      return { specs: null, diagnostics, partial: this.partial(diagnostics, orphaned, leading.length) };
+    }
+    return { specs: deepFreeze(this.specSet(this.manifests, diagnostics)), diagnostics: [...diagnostics] };
+  }
+
+  private specSet(manifests: Manifest[], warnings: Diagnostic[]): SpecSet {
+    return {
       requirements: this.out.items.filter((i): i is Requirement => i.kind === "requirement"),
       tests: this.out.items.filter((i): i is Test => i.kind === "test"),
       comments: this.out.comments,
-      manifests: this.manifests,
+      manifests,
       files: this.files,
-      warnings: diagnostics,
+      warnings,
     };
-    return { specs: deepFreeze(specs), diagnostics: [...diagnostics] };
+  }
+
+  /** What loaded despite the errors: enough to check code tags all the same. */
+  private partial(diagnostics: Diagnostic[], orphaned: ReadonlyMap<string, FailedFile>, leading: number): PartialLoad {
+    const manifests = this.provenance.manifestsByOutcome(this.failed);
+    const warnings = diagnostics.filter((d) => d.severity === "warning");
+    return {
+      specs: deepFreeze(this.specSet(manifests.ok, warnings)),
+      orphaned: new Set(orphaned.keys()),
+      failedManifests: manifests.failed,
+      unread: [...this.provenance.unread],
+      leading,
+    };
   }
 
   /** Loads a file, unless loaded already; `read` is its reading, when started in advance. */
   private async loadFile(reach: Reach, read = this.read(reach.abs)): Promise<void> {
-    const report = new FileDiagnostics(reach.display, this.diagnostics);
+    const report = new FileDiagnostics(reach.display, this.diagnostics, reach.abs);
     const file = await read;
     if ("problem" in file) {
       report.error(null, file.problem);
+      this.provenance.unread.push({ file: reach.display, path: reach.abs });
       return;
     }
     if (this.seen.has(file.real)) return;
     this.seen.add(file.real);
     this.files.push(reach.abs);
+    this.provenance.startFile(this.out.items.length, this.out.references.length, reach.abs);
     await this.readContent(reach, file.text, report);
-    if (report.errors > 0) this.failed.push({ file: reach.display, text: file.text });
+    if (report.errors > 0) this.failed.push({ file: reach.display, text: file.text, path: reach.abs });
   }
 
   private async readContent(reach: Reach, text: string, report: FileDiagnostics): Promise<void> {
@@ -188,10 +221,11 @@ class Loader {
     if (clash) {
       report.error(
         entryOf(map, "name")!.value,
-        `project name ${quote(plan.name!)} is already used by ${clash.file} (names are matched case-insensitively)`,
+        `project name ${quote(plan.name!)} is already used by ${this.provenance.cite(clash.file, clash.absFile)} (names are matched case-insensitively)`,
       );
     }
     this.manifests.push(manifest);
+    this.provenance.addManifest(manifest, report);
     this.coverage.push({ manifest, categories: plan.coverage_categories, report });
     const links = plan.source_links;
     if (links) {
@@ -204,8 +238,10 @@ class Loader {
             return resolveSourceLinks(links.url, links.branch, manifest.root, this.git);
           })
           .then((r) => {
-            if ("links" in r) manifest.source_links = r.links;
-            else report.warning(links, `source_links: ${r.problem}; code references will have no links`);
+            if ("links" in r) {
+              manifest.source_links = r.links;
+              if (r.warning) report.warning(links, `source_links: ${r.warning}`);
+            } else report.warning(links, `source_links: ${r.problem}; code references will have no links`);
           }),
       );
     }
@@ -263,7 +299,9 @@ export function fileKind(root: SNode | null, report: FileDiagnostics): { kind: K
     return undefined;
   }
   if (!(KINDS as readonly string[]).includes(kind)) {
-    report.error(entry.value, `unknown kind ${quote(kind)} (expected ${KIND_LIST})`);
+    // speky:speky-ts#SPEC-DID-YOU-MEAN
+    const likely = suggestName(kind, KINDS);
+    report.error(entry.value, `unknown kind ${quote(kind)} (expected ${KIND_LIST})${likely ? `; did you mean ${quote(likely)}?` : ""}`);
     return undefined;
   }
   return { kind: kind as Kind, map: root };

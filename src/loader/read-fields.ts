@@ -2,6 +2,7 @@
 // message for each missing, mistyped or unknown field. Every field is checked, so one run
 // reports every problem of the mapping.
 
+import { suggestName } from "../model/suggest.js";
 import { quote } from "../quote.js";
 import { DATE_PATTERN, type FieldSpec, type ObjectSpec } from "./fields.js";
 import type { FileDiagnostics } from "./file-diagnostics.js";
@@ -30,7 +31,8 @@ export function readFields(map: SMap, spec: ObjectSpec, label: string, report: F
   if (known < map.entries.length) {
     for (const entry of map.entries) {
       if (!Object.hasOwn(spec.fields, entry.key)) {
-        report.warning(entry, `${label}: unknown field ${quote(entry.key)} (ignored)`);
+        const likely = suggestName(entry.key, Object.keys(spec.fields));
+        report.warning(entry, `${label}: unknown field ${quote(entry.key)} (ignored)${likely ? `; did you mean ${quote(likely)}?` : ""}`);
       }
     }
   }
@@ -57,7 +59,14 @@ function readField(node: SNode, field: FieldSpec, label: string, name: string, r
     case "string":
       return isText(node) ? (node as SScalar).value : wrong(report, node, `${label}: '${name}'`, "a string");
     case "date": {
-      if (!isText(node)) return wrong(report, node, `${label}: '${name}'`, "a date written dd/mm/yyyy");
+      if (!isText(node)) {
+        // An unquoted 2025-03-14 is a YAML or TOML date: say how speky's format writes it (in
+        // quotes it would be the next error). No quoting hint: a quoted number is no date either.
+        const iso = node.type === "scalar" && node.tag === "timestamp" ? isoDateOf(node) : null;
+        const hint = iso ? `; write it ${report.file.toLowerCase().endsWith(".toml") ? `"${iso}"` : iso}` : "";
+        report.error(node, `${label}: '${name}' must be a date written dd/mm/yyyy, got ${describe(node)}${hint}`);
+        return undefined;
+      }
       const problem = dateProblem((node as SScalar).value as string);
       if (problem) report.error(node, `${label}: '${name}' ${problem}`);
       return problem ? undefined : (node as SScalar).value;
@@ -136,14 +145,51 @@ const DATE = new RegExp(DATE_PATTERN);
  * What is wrong with a comment date, as the end of a sentence about the field (e.g.
  * "must be a date written dd/mm/yyyy, got '2025-05-21'"); null when it is a real date.
  */
+// speky:speky-ts#SPEC-DATE-HINT
 export function dateProblem(text: string): string | null {
   const m = DATE.exec(text);
-  if (!m) return `must be a date written dd/mm/yyyy, got ${quote(text)}`;
+  if (!m) {
+    const other = otherDateForm(text);
+    return `must be a date written dd/mm/yyyy, got ${quote(text)}${other ? `; write it ${other}` : ""}`;
+  }
   const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (year < 1) return `${quote(text)} is not a date: there is no year 0`;
-  if (month < 1 || month > 12) return `${quote(text)} is not a date: there is no month ${month}`;
+  const problem = calendarProblem(day, month, year);
+  if (problem === null) return null;
+  // 03/14/2025 is month/day/year: the swapped date is a real one.
+  const swapped = calendarProblem(month, day, year) === null ? `; if it is month/day/year, write it ${ddmmyyyy(month, day, year)}` : "";
+  return `${quote(text)} is not a date: ${problem}${swapped}`;
+}
+
+function calendarProblem(day: number, month: number, year: number): string | null {
+  if (year < 1) return "there is no year 0";
+  if (month < 1 || month > 12) return `there is no month ${month}`;
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  if (day < 1 || day > days) return `${quote(text)} is not a date: month ${month} of ${year} has ${days} days`;
+  if (day < 1 || day > days) return `month ${month} of ${year} has ${days} days`;
   return null;
+}
+
+const ddmmyyyy = (day: number, month: number, year: number) =>
+  `${String(day).padStart(2, "0")}/${String(month).padStart(2, "0")}/${String(year).padStart(4, "0")}`;
+
+// 2025-03-14 (ISO, maybe with a time), 2025/03/14, 14-03-2025, 14.03.2025.
+const YEAR_FIRST = /^([0-9]{4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})(?:[T ][0-9:.]+(?:Z|[+-][0-9:]+)?)?$/;
+const DAY_FIRST = /^([0-9]{1,2})[-.]([0-9]{1,2})[-.]([0-9]{4})$/;
+
+/** The dd/mm/yyyy form of a date written another common way (a real date only), or null. */
+function otherDateForm(text: string): string | null {
+  const iso = YEAR_FIRST.exec(text.trim());
+  const dayFirst = iso ? null : DAY_FIRST.exec(text.trim());
+  const [day, month, year] = iso
+    ? [Number(iso[3]), Number(iso[2]), Number(iso[1])]
+    : dayFirst
+      ? [Number(dayFirst[1]), Number(dayFirst[2]), Number(dayFirst[3])]
+      : [0, 0, 0];
+  return (iso || dayFirst) && calendarProblem(day, month, year) === null ? ddmmyyyy(day, month, year) : null;
+}
+
+/** dd/mm/yyyy of a YAML or TOML date value (as written, when the reader kept it), or null. */
+function isoDateOf(node: SScalar): string | null {
+  const written = node.raw ?? (node.value instanceof Date && !Number.isNaN(node.value.getTime()) ? node.value.toISOString() : "");
+  return otherDateForm(written.slice(0, 10));
 }

@@ -122,11 +122,37 @@ export interface LoadOptions {
   overlay?: ReadonlyMap<string, string>;
   /** Lift the confinement boundary (--allow-outside): the tree is trusted. */
   allowOutside?: boolean;
+  /**
+   * How a message names another file (a first definition, a failed file): default its
+   * displayed path; `speky check` names it relative to the folder its output is relative to.
+   */
+  cite?: (absPath: string, display: string) => string;
 }
 
 export interface LoadResult {
   /** null when any error was found. */
   specs: SpecSet | null;
-  /** Errors and warnings, sorted. */
+  /** Errors and warnings, sorted (a failed file's own errors first, src/loader/cause.ts). */
   diagnostics: Diagnostic[];
+  /** When specs is null: what did load, so that code tags can be checked all the same. */
+  partial?: PartialLoad;
+}
+
+/** A file named by its displayed and its absolute path. */
+export interface FileName {
+  file: string;
+  path: string;
+}
+
+export interface PartialLoad {
+  /** What loaded; its manifests are those without errors of their own. */
+  specs: SpecSet;
+  /** IDs that files which failed to load show: a tag naming one follows from that failure. */
+  orphaned: ReadonlySet<string>;
+  /** Manifests with errors, whose tags are not checked; name null when it could not be read. */
+  failedManifests: (FileName & { name: string | null })[];
+  /** Files that could not be read at all: nothing tells which IDs they define. */
+  unread: FileName[];
+  /** How many of the diagnostics lead as causes (a failed file's errors, then its count line). */
+  leading: number;
 }

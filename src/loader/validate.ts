@@ -1,11 +1,24 @@
 // Checks that need everything loaded: unique IDs, and that every ref, prereq and comment
 // `about` names a loaded ID of the right kind.
 import type { Diagnostic, Severity } from "../diagnostics.js";
-import { quote } from "../quote.js";
+import { IdSuggester } from "../model/suggest.js";
+import { quote, shown } from "../quote.js";
+import type { FailedFile } from "./cause.js";
 import type { Collected } from "./collect.js";
 import { FileDiagnostics, formatPos } from "./file-diagnostics.js";
 import type { Written } from "./manifest.js";
 import type { Item, SourceLocation } from "./types.js";
+
+/** Where the collected items and references were written, for the diagnostics about them. */
+export interface Sources {
+  /** Absolute path of the file of items[i] / references[i], when known. */
+  itemPath(index: number): string | undefined;
+  referencePath(index: number): string | undefined;
+  /** A file as messages cite it (default: its displayed path). */
+  cite(display: string, path: string | undefined): string;
+}
+
+const NO_SOURCES: Sources = { itemPath: () => undefined, referencePath: () => undefined, cite: (display) => display };
 
 // speky:speky-ts#SPEC-VALIDATE
 /**
@@ -16,38 +29,57 @@ import type { Item, SourceLocation } from "./types.js";
 export function validateReferences(
   collected: Collected,
   diagnostics: Diagnostic[],
-  orphaned: ReadonlyMap<string, string> = new Map(),
-): Map<string, number> {
-  const followers = new Map<string, number>();
-  // Capped per file like every other warning source (FileDiagnostics).
+  orphaned: ReadonlyMap<string, FailedFile> = new Map(),
+  sources: Sources = NO_SOURCES,
+): Map<FailedFile, number> {
+  const followers = new Map<FailedFile, number>();
+  // Capped per file like every other warning source (FileDiagnostics), each with its path recorded.
   const files = new Map<string, FileDiagnostics>();
-  const report = (severity: Severity, at: SourceLocation, message: string) => {
-    let file = files.get(at.file);
-    if (!file) files.set(at.file, (file = new FileDiagnostics(at.file, diagnostics)));
+  const report = (severity: Severity, at: SourceLocation, message: string, path: string | undefined) => {
+    const key = `${at.file}\0${path ?? ""}`;
+    let file = files.get(key);
+    if (!file) files.set(key, (file = new FileDiagnostics(at.file, diagnostics, path)));
     file.add(severity, at, message);
   };
 
-  const byId = new Map<string, Item>();
-  for (const item of collected.items) {
+  // ID → index of its first definition in collected.items.
+  const byId = new Map<string, number>();
+  const items = collected.items;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
     const first = byId.get(item.id);
-    if (first) {
-      report("error", item.loc, `duplicate ID ${quote(item.id)} (first defined at ${formatPos(first.loc.file, first.loc)})`);
-    } else byId.set(item.id, item);
+    if (first !== undefined) {
+      const { loc } = items[first];
+      const where = formatPos(sources.cite(loc.file, sources.itemPath(first)), loc);
+      report("error", item.loc, `duplicate ID ${quote(item.id)} (first defined at ${where})`, sources.itemPath(i));
+    } else byId.set(item.id, i);
   }
 
-  for (const r of collected.references) {
-    const target = byId.get(r.id);
+  // speky:speky-ts#SPEC-DID-YOU-MEAN
+  // Built on the first unknown ID only: most loads have none.
+  let suggester: IdSuggester | null = null;
+  const didYouMean = (id: string) => {
+    suggester ??= new IdSuggester(byId.keys());
+    const suggestion = suggester.suggest(id);
+    return suggestion === null ? "" : `; did you mean ${shown(suggestion)}?`;
+  };
+  const references = collected.references;
+  for (let i = 0; i < references.length; i++) {
+    const r = references[i];
+    const index = byId.get(r.id);
+    const target = index === undefined ? undefined : items[index];
     const cause = target ? undefined : orphaned.get(r.id);
     if (cause !== undefined) {
       followers.set(cause, (followers.get(cause) ?? 0) + 1);
     } else if (!target) {
       const wanted = r.field === "prereq" ? "no test or requirement" : "no requirement or test";
+      const at = sources.referencePath(i);
       const what = r.field === "about" ? "comment about unknown ID" : `unknown ${r.field}`;
-      report("error", r, `${what} ${quote(r.id)} (${wanted} has this ID)`);
+      report("error", r, `${what} ${quote(r.id)} (${wanted} has this ID)${didYouMean(r.id)}`, at);
     } else if (r.field === "ref" && target.kind === "test") {
-      report("warning", r, `ref ${quote(r.id)} names a test, not a requirement`);
+      report("warning", r, `ref ${quote(r.id)} names a test, not a requirement`, sources.referencePath(i));
     } else if (r.field === "prereq" && target.kind === "requirement") {
-      report("warning", r, `prereq ${quote(r.id)} names a requirement, not a test`);
+      report("warning", r, `prereq ${quote(r.id)} names a requirement, not a test`, sources.referencePath(i));
     }
   }
   return followers;

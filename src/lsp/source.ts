@@ -11,6 +11,7 @@ import type { Model } from "../model/model.js";
 import { suggestId } from "../model/suggest.js";
 import { MARKER, type RawTag, scanFileBuffer, scanText, scanTextWith } from "../scan/engine/index.js";
 import { languageForPath, languageForShebang } from "../scan/grammar/languages.js";
+import { NearMisses } from "../scan/near-miss.js";
 import type { Project } from "./project.js";
 import { codePointColumn, splitLines, utf16Column } from "./text.js";
 import { inComment, type Parsed } from "./trees.js";
@@ -79,6 +80,18 @@ export async function sourceDiagnostics(
         code: "unknown-id",
         message: `tag ${written} names an unknown ID '${tag.id}'${hint}`,
         ...(suggestion ? { data: { suggestion } } : {}),
+      });
+    }
+  }
+  // A tag of a project one or two edits from a loaded one's (src/scan/near-miss.ts).
+  const unknown = result.tags.filter((t) => t.reference && project.projectNamed(t.project) === undefined);
+  if (unknown.length > 0) {
+    for (const w of new NearMisses(model.manifests.map((m) => m.name)).warnings(unknown)) {
+      diagnostics.push({
+        range: range(w.line, w.column, w.length),
+        severity: DiagnosticSeverity.Warning,
+        source: "speky",
+        message: w.message,
       });
     }
   }

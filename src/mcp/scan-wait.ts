@@ -19,6 +19,7 @@ const WAITING_TOOLS: ReadonlySet<string> = new Set([
   "least_tested_requirements",
   "find_code_references",
   "list_problems",
+  "changes_since",
 ]);
 
 export function needsScan(tool: string): boolean {

@@ -46,6 +46,8 @@ export interface ToolSpec<I extends z.ZodRawShape = z.ZodRawShape, O extends z.Z
   prepare?(model: Model, args: Record<string, unknown>): Promise<void> | undefined;
   // Method syntax on purpose: tools with different argument types fit one list.
   run(model: Model, args: z.objectOutputType<I, z.ZodTypeAny>, state: LiveState): z.objectOutputType<O, z.ZodTypeAny>;
+  /** A tool whose answer needs more than the model (git, a revision's files): answered by this instead of run, never memoized. */
+  runAsync?(args: z.objectOutputType<I, z.ZodTypeAny>, state: LiveState): Promise<z.objectOutputType<O, z.ZodTypeAny>>;
 }
 
 export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(spec: ToolSpec<I, O>): ToolSpec<I, O> {
@@ -126,6 +128,22 @@ export function runTool(spec: ToolSpec, state: LiveState, args: Record<string, u
     : spec.live
       ? compute(spec, state, args)
       : cachedAnswer(state.model, `${spec.name}\0${JSON.stringify(args)}`, () => compute(spec, state, args));
+  return withNotes(spec, state, result);
+}
+
+/** Answers a call of a tool with runAsync. */
+export async function runAsyncTool(spec: ToolSpec, state: LiveState, args: Record<string, unknown>): Promise<CallToolResult> {
+  let result: CallToolResult;
+  try {
+    result = success(await spec.runAsync!(args, state));
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    result = failure(error.message);
+  }
+  return withNotes(spec, state, result);
+}
+
+function withNotes(spec: ToolSpec, state: LiveState, result: CallToolResult): CallToolResult {
   const notes: Record<string, string> = {};
   const stale = staleNote(state);
   if (stale !== null) notes[STALE_META_KEY] = stale;
@@ -151,6 +169,7 @@ export function registerTool(server: McpServer, getState: () => LiveState, spec:
     async (args: Record<string, unknown>, extra: WaitContext) => {
       relieveHeap();
       const state = needsScan(spec.name) ? await awaitScan(getState, extra, scanWaitMs()) : getState();
+      if (spec.runAsync) return runAsyncTool(spec, state, args);
       await spec.prepare?.(state.model, args);
       return runTool(spec, state, args);
     },

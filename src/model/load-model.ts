@@ -21,6 +21,7 @@ export function scanTargets(manifests: readonly Manifest[], ignore = true): Scan
     root: m.root,
     patterns: m.code_sources,
     sites: m.code_source_sites,
+    sitesPath: m.absFile,
     boundary: m.boundary,
     ignore,
     ...(m.source_links ? { source_links: m.source_links } : {}),

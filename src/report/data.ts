@@ -2,6 +2,7 @@
 // same coverage buckets as the MCP tools (test_plan_coverage), so the report and an agent
 // never disagree.
 import { compareStrings, type Diagnostic } from "../diagnostics.js";
+import type { Changes } from "../diff/shapes.js";
 import type { Requirement, Test } from "../loader/types.js";
 import { type CoverageBucket, coverageOf, coverageScope, isAutomated } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
@@ -46,6 +47,8 @@ export interface ReportData {
   coverageTotal: Record<CoverageBucket, number>;
   /** The categories counted, as the index explains the scope. */
   problems: { dangling: Diagnostic[]; scanner: Diagnostic[]; loader: Diagnostic[] };
+  /** What the working tree changed since a revision (speky report --diff), for the changes page. */
+  changes?: Changes;
 }
 
 const emptyCounts = (): Record<CoverageBucket, number> => ({

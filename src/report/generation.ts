@@ -1,16 +1,13 @@
 // When and from which commit a report was made: the one line of the report that is not
 // determined by its input. SOURCE_DATE_EPOCH fixes the time for reproducible builds.
-import { execFile } from "node:child_process";
+import { runGit } from "../git/run-git.js";
 import type { Generation } from "./data.js";
 
-/** `git rev-parse HEAD` only: it runs no hook and reads no fsmonitor of a hostile repository. */
-function headCommit(dir: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile("git", ["rev-parse", "--verify", "--quiet", "HEAD"], { cwd: dir, timeout: 10_000 }, (err, stdout) => {
-      const hash = String(stdout).trim();
-      resolve(!err && /^[0-9a-f]{40,64}$/.test(hash) ? hash : null);
-    });
-  });
+/** `git rev-parse HEAD` only, run as every git command is (src/git/run-git.ts): no hook, no fsmonitor, no pager. */
+async function headCommit(dir: string): Promise<string | null> {
+  const result = await runGit(dir, ["rev-parse", "--verify", "--quiet", "HEAD"], { timeoutMs: 10_000, maxBytes: 4096 });
+  const hash = result.ok ? result.stdout.toString("utf8").trim() : "";
+  return /^[0-9a-f]{40,64}$/.test(hash) ? hash : null;
 }
 
 export async function generation(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<Generation> {

@@ -166,5 +166,15 @@ export function indexPage(data: ReportData): Iterable<string> {
     yield* searchData(data);
     yield "</script>\n</section>";
   })();
-  return pageParts({ title: `${data.title} — traceability report`, root: "", section: "index", scripts: ["index.js"], problems }, parts);
+  return pageParts(
+    {
+      title: `${data.title} — traceability report`,
+      root: "",
+      section: "index",
+      scripts: ["index.js"],
+      problems,
+      changes: data.changes !== undefined,
+    },
+    parts,
+  );
 }

@@ -158,6 +158,7 @@ function chunkPage(data: ReportData, kind: "Requirements" | "Tests", ids: string
       current: false,
       scripts: ["item.js"],
       problems: problemCount(data),
+      changes: data.changes !== undefined,
     },
     body,
   );

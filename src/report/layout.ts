@@ -4,7 +4,7 @@
 import { VERSION } from "../version.js";
 import { esc } from "./escape.js";
 
-export type Section = "index" | "tests" | "matrix" | "problems" | "none";
+export type Section = "index" | "tests" | "matrix" | "problems" | "changes" | "none";
 
 export interface PageSpec {
   title: string;
@@ -18,6 +18,8 @@ export interface PageSpec {
   scripts?: string[];
   /** Number of problems, shown in the navigation. */
   problems: number;
+  /** The report has a "changes" page (speky report --diff). */
+  changes?: boolean;
 }
 
 const CSP = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
@@ -27,15 +29,18 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: "tests", href: "tests.html", label: "Tests" },
   { section: "matrix", href: "matrix.html", label: "Matrix" },
   { section: "problems", href: "problems.html", label: "Problems" },
+  { section: "changes", href: "changes.html", label: "Changes" },
 ];
 
 // speky:speky-ts#REPORT-ACCESSIBLE
 export function page(spec: PageSpec): string {
-  const nav = NAV.map((n) => {
-    const current = n.section === spec.section && spec.current !== false ? ' aria-current="page"' : "";
-    const label = n.section === "problems" ? `${n.label} <span class="count">${spec.problems}</span>` : n.label;
-    return `<li><a href="${spec.root}${n.href}"${current}>${label}</a></li>`;
-  }).join("");
+  const nav = NAV.filter((n) => n.section !== "changes" || spec.changes)
+    .map((n) => {
+      const current = n.section === spec.section && spec.current !== false ? ' aria-current="page"' : "";
+      const label = n.section === "problems" ? `${n.label} <span class="count">${spec.problems}</span>` : n.label;
+      return `<li><a href="${spec.root}${n.href}"${current}>${label}</a></li>`;
+    })
+    .join("");
   const scripts = (spec.scripts ?? []).map((s) => `<script src="${spec.root}assets/${s}" defer></script>\n`).join("");
   return `<!doctype html>
 <html lang="en">

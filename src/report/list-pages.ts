@@ -30,7 +30,10 @@ export function testsPage(data: ReportData): Iterable<string> {
     `<thead><tr><th scope="col">ID</th><th scope="col">Title</th><th scope="col">Category</th><th scope="col">Validates</th><th scope="col">Automated</th></tr></thead>` +
     `<tbody>`;
   const body = rowsBetween(head, data.tests, row, "</tbody></table></div>");
-  return pageParts({ title: `Tests — ${data.title}`, root: "", section: "tests", problems: problemCount(data) }, body);
+  return pageParts(
+    { title: `Tests — ${data.title}`, root: "", section: "tests", problems: problemCount(data), changes: data.changes !== undefined },
+    body,
+  );
 }
 
 const MARK = {
@@ -86,7 +89,10 @@ export function matrixPage(data: ReportData): Iterable<string> {
     yield `<h1>Traceability matrix <span class="sub">${esc(data.title)}</span></h1>\n${legend}${note}\n`;
     yield* asGrid ? grid(data) : list(data);
   })();
-  return pageParts({ title: `Matrix — ${data.title}`, root: "", section: "matrix", problems: problemCount(data) }, body);
+  return pageParts(
+    { title: `Matrix — ${data.title}`, root: "", section: "matrix", problems: problemCount(data), changes: data.changes !== undefined },
+    body,
+  );
 }
 
 // speky:speky-ts#REPORT-PROBLEMS
@@ -109,5 +115,12 @@ export function problemsPage(data: ReportData): string {
       `Loader warnings (${p.loader.length})`,
       diagnosticsTable(p.loader, "Loader warnings", "The specifications loaded without warnings."),
     );
-  return page({ title: `Problems — ${data.title}`, root: "", section: "problems", body, problems: problemCount(data) });
+  return page({
+    title: `Problems — ${data.title}`,
+    root: "",
+    section: "problems",
+    body,
+    problems: problemCount(data),
+    changes: data.changes !== undefined,
+  });
 }

@@ -3,6 +3,7 @@
 // (O_EXCL), so that a planted symbolic link is never followed out of the folder.
 import fs from "node:fs";
 import path from "node:path";
+import { changesPage } from "./changes-page.js";
 import type { ReportData } from "./data.js";
 import { indexPage } from "./index-page.js";
 import { INDEX_SCRIPT } from "./index-script.js";
@@ -12,7 +13,18 @@ import { matrixPage, problemsPage, testsPage } from "./list-pages.js";
 import { STYLESHEET } from "./style.js";
 
 export const MARKER = ".speky-report";
-const OWNED = [MARKER, "index.html", "tests.html", "matrix.html", "problems.html", "report.md", "assets", "requirements", "tests"];
+const OWNED = [
+  MARKER,
+  "index.html",
+  "tests.html",
+  "matrix.html",
+  "problems.html",
+  "changes.html",
+  "report.md",
+  "assets",
+  "requirements",
+  "tests",
+];
 
 export class OutputError extends Error {}
 
@@ -91,6 +103,7 @@ export function writeSite(data: ReportData, dir: string): SiteStats {
   put("tests.html", testsPage(data));
   put("matrix.html", matrixPage(data));
   put("problems.html", problemsPage(data));
+  if (data.changes) put("changes.html", changesPage(data, data.changes));
   for (const [file, html] of requirementFiles(data)) put(`requirements/${file}`, html);
   for (const [file, html] of testFiles(data)) put(`tests/${file}`, html);
   return { pages, bytes };

@@ -4,6 +4,7 @@
 // file-system error), which the command line turns into one line and exit 2.
 import fs from "node:fs";
 import path from "node:path";
+import { relativeTo, shownDiagnostic } from "../cli/shown-paths.js";
 import { formatDiagnostic } from "../diagnostics.js";
 import { loadModel } from "../model/load-model.js";
 import { reportData } from "./data.js";
@@ -25,6 +26,8 @@ export interface ReportOptions {
   env?: NodeJS.ProcessEnv;
   /** `--results` globs of JUnit XML files, relative to cwd. */
   results?: string[];
+  /** A git revision: add the "changes" page, what the working tree changed since it. */
+  diff?: string;
 }
 
 export interface ReportOutcome {
@@ -36,23 +39,40 @@ export interface ReportOutcome {
 // speky:speky-ts#REPORT-COMMAND
 export async function runReport(paths: readonly string[], options: ReportOptions): Promise<ReportOutcome> {
   const cwd = options.cwd ?? process.cwd();
+  // Messages on stderr name files relative to the working directory; the pages keep the model's paths.
+  const show = relativeTo(cwd);
   const { model, diagnostics } = await loadModel([...paths], {
     cwd,
     csvs: options.csvs,
     cache: options.cache ?? true,
     results: options.results,
+    cite: show,
   });
   if (!model) {
+    const lines = diagnostics.map((d) => `${formatDiagnostic(shownDiagnostic(d, show))}\n`).join("");
     return {
       stdout: "",
-      stderr: `${diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join("")}speky: the specifications have errors; no report written\n`,
+      stderr: `${lines}speky: the specifications have errors; no report written\n`,
       exitCode: 1,
     };
   }
   const gitDir = model.manifests[0]?.root ?? path.dirname(path.resolve(cwd, paths[0]));
   const data = reportData(model, diagnostics, await generation(gitDir, options.env));
+  if (options.diff !== undefined) {
+    // speky:speky-ts#DIFF-REPORT
+    const { computeChanges } = await import("../diff/changes.js");
+    const diffed = await computeChanges({
+      cwd,
+      base: options.diff,
+      paths,
+      options: { csvs: options.csvs, cache: options.cache ?? true },
+      headModel: { model, diagnostics },
+    });
+    data.changes = diffed.changes;
+  }
   if (options.format === "markdown") {
-    const markdown = markdownReport(data);
+    let markdown = markdownReport(data);
+    if (data.changes) markdown += `\n${(await import("../diff/format-markdown.js")).markdownReport(data.changes, () => undefined)}`;
     if (options.out === undefined) return { stdout: markdown, stderr: "", exitCode: 0 };
     const dir = path.resolve(cwd, options.out);
     refuseLinkOut(cwd, options.out);

@@ -7,11 +7,12 @@
 // holding the marker, a parse by engine/ (pure: text in, tags out), in a worker pool when it pays
 // (read/pool.ts) → merge in file order, so the output is the same however it ran.
 import path from "node:path";
-import { compareDiagnostics, compareStrings, type Diagnostic } from "../diagnostics.js";
+import { compareDiagnostics, compareStrings, type Diagnostic, locatedAt } from "../diagnostics.js";
 import type { ScanCache } from "./cache/cache.js";
 import { saveLater } from "./cache/cache-save.js";
 import type { FileOutline } from "./engine/spans.js";
 import type { RawTag } from "./engine/types.js";
+import { NearMisses } from "./near-miss.js";
 import type { PathScanOptions, ScanOptions } from "./options.js";
 import type { Outcome, Reading } from "./read/read-jobs.js";
 import { trace } from "./trace.js";
@@ -46,19 +47,22 @@ class Collector {
   tags = 0;
   private readonly byProject = new Map<string, ScanTarget>();
   private readonly known: Set<string>;
+  private readonly nearMisses: NearMisses;
 
   constructor(targets: ScanTarget[], knownProjects: Iterable<string> | undefined) {
     for (const t of targets) {
       if (!this.byProject.has(t.project.toLowerCase())) this.byProject.set(t.project.toLowerCase(), t);
     }
-    this.known = new Set([...(knownProjects ?? targets.map((t) => t.project))].map((p) => p.toLowerCase()));
+    const names = [...(knownProjects ?? targets.map((t) => t.project))];
+    this.known = new Set(names.map((p) => p.toLowerCase()));
+    this.nearMisses = new NearMisses(names);
   }
 
   add(job: FileJob, outcome: Outcome): void {
     this.files++;
     const fallback = job.targets[0];
     if ("error" in outcome) {
-      this.warn(displayPath(fallback, job.absPath), 0, 0, outcome.error);
+      this.warn(displayPath(fallback, job.absPath), 0, 0, outcome.error, job.absPath);
       return;
     }
     const { result } = outcome;
@@ -68,10 +72,19 @@ class Collector {
     for (const tag of result.tags) if (tag.reference) counted++;
     this.tags += counted;
     if (counted > 0) this.filesWithTags++;
-    for (const d of result.diagnostics) this.warn(displayPath(fallback, job.absPath), d.line, d.column, d.message);
+    for (const d of result.diagnostics) this.warn(displayPath(fallback, job.absPath), d.line, d.column, d.message, job.absPath);
+    let unknown: RawTag[] | null = null;
     for (const tag of result.tags) {
-      if (!this.known.has(tag.project.toLowerCase())) continue;
+      if (!this.known.has(tag.project.toLowerCase())) {
+        if (tag.reference) (unknown ??= []).push(tag);
+        continue;
+      }
       this.addTag(job, tag, result.language ?? "", result.outline);
+    }
+    // speky:speky-ts#SCAN-NEAR-MISS-PROJECT
+    if (unknown) {
+      for (const w of this.nearMisses.warnings(unknown))
+        this.warn(displayPath(fallback, job.absPath), w.line, w.column, w.message, job.absPath);
     }
   }
 
@@ -79,7 +92,7 @@ class Collector {
     const owner = this.byProject.get(tag.project.toLowerCase());
     const target = owner ?? job.targets[0];
     const file = displayPath(target, job.absPath);
-    if (tag.warning) this.warn(file, tag.line, tag.column, tag.warning);
+    if (tag.warning) this.warn(file, tag.line, tag.column, tag.warning, job.absPath);
     if (!tag.reference) return;
     const reference: CodeReference = {
       project: owner ? owner.project : tag.project,
@@ -101,8 +114,9 @@ class Collector {
     this.references.push(reference);
   }
 
-  warn(file: string, line: number, column: number, message: string): void {
-    this.diagnostics.push({ file, line, column, severity: "warning", message });
+  warn(file: string, line: number, column: number, message: string, absPath?: string): void {
+    const d: Diagnostic = { file, line, column, severity: "warning", message };
+    this.diagnostics.push(absPath === undefined ? d : locatedAt(d, absPath));
   }
 
   result(started: number): ScanResult {

@@ -44,6 +44,8 @@ export interface ScanTarget {
   patterns: string[];
   /** Where each pattern is written: its problems (no match, outside the boundary) are reported there. */
   sites?: SourceLocation[];
+  /** Absolute path of the file the sites are in (the manifest). */
+  sitesPath?: string;
   /** The folders the patterns may reach (src/fs/boundary.ts); null or absent: anywhere. */
   boundary?: Boundary | null;
   /** Skip files excluded by .gitignore/.ignore inside a git work tree; default true. */

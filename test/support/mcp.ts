@@ -25,6 +25,7 @@ export const TOOL_NAMES = [
   "find_code_references",
   "list_problems",
   "get_status",
+  "changes_since",
 ];
 export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 

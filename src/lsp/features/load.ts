@@ -1,7 +1,8 @@
 // The project's life: found and loaded after `initialized` (in the background: initialize
 // never waits for it), tried again after a save when it never loaded, closed at shutdown.
+
+import { discoverManifests } from "../../loader/discover.js";
 import { plural } from "../../quote.js";
-import { discoverManifests } from "../discover.js";
 import { Project } from "../project.js";
 import type { Session } from "../session.js";
 import type { Feature } from "./feature.js";

@@ -1,5 +1,6 @@
 // The tools, in the order tools/list presents them: speky's nine, then ours.
 import type { ToolSpec } from "../tool.js";
+import { changesSinceTool } from "./changes-since.js";
 import { findCodeReferencesTool } from "./find-code-references.js";
 import { getRequirementTool } from "./get-requirement.js";
 import { getStatusTool } from "./get-status.js";
@@ -28,4 +29,5 @@ export const TOOLS: readonly ToolSpec[] = [
   findCodeReferencesTool,
   listProblemsTool,
   getStatusTool,
+  changesSinceTool,
 ];

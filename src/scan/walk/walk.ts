@@ -5,7 +5,7 @@
 // problems become diagnostics at the manifest line that holds it.
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { compareStrings, type Diagnostic } from "../../diagnostics.js";
+import { compareStrings, type Diagnostic, locatedAt } from "../../diagnostics.js";
 import { type Boundary, boundaryFor } from "../../fs/boundary.js";
 import { type GlobProblem, GlobWalker, patternReaches, type Reached, type WalkCache } from "../../fs/globs.js";
 import { isIgnoredFile } from "../../fs/ignore-rules.js";
@@ -77,7 +77,8 @@ class Jobs {
 
 function diagnosticOf(target: ScanTarget, index: number, problem: GlobProblem): Diagnostic {
   const site = target.sites?.[index] ?? { file: target.patterns[index], line: 0, column: 0 };
-  return { ...site, severity: problem.severity, message: problem.message };
+  const d: Diagnostic = { file: site.file, line: site.line, column: site.column, severity: problem.severity, message: problem.message };
+  return target.sites?.[index] && target.sitesPath !== undefined ? locatedAt(d, target.sitesPath) : d;
 }
 
 /** Each file once, however many targets or patterns match it. */

@@ -8,10 +8,10 @@ import { compareStrings } from "../diagnostics.js";
 import { boundaryFor } from "../fs/boundary.js";
 import { GlobWalker } from "../fs/globs.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
-import { FileDiagnostics } from "../loader/file-diagnostics.js";
-import { entryOf, stringValue } from "../loader/node.js";
-import { readToml } from "../loader/toml/source.js";
-import { readYaml } from "../loader/yaml/source.js";
+import { FileDiagnostics } from "./file-diagnostics.js";
+import { entryOf, stringValue } from "./node.js";
+import { readToml } from "./toml/source.js";
+import { readYaml } from "./yaml/source.js";
 
 const MAX_DEPTH = 8;
 const MAX_ENTRIES = 50_000;

@@ -1,0 +1,27 @@
+// Paths as the command line prints them. The model keeps speky's paths (relative to each
+// manifest's root: MCP answers and scan JSON carry those); text and JSON findings name files
+// relative to the working directory, GitHub annotations relative to the repository root, so
+// that `speky check shop/speky.yaml` run at the top says `shop/specs/reqs.yaml:9:11`.
+import path from "node:path";
+import { absolutePathOf, type Diagnostic } from "../diagnostics.js";
+import { gitWorkTree, realOrResolved } from "../fs/boundary.js";
+
+// speky:speky-ts#CLI-SHOWN-PATHS
+/** Where GitHub resolves an annotation's file: GITHUB_WORKSPACE, else the git work tree, else cwd. */
+export function repositoryRoot(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+  const workspace = env.GITHUB_WORKSPACE;
+  // The working directory is a real path (the kernel's): the workspace is made one too.
+  if (workspace) return realOrResolved(path.resolve(cwd, workspace));
+  return gitWorkTree(realOrResolved(cwd)) ?? cwd;
+}
+
+/** An absolute path relative to `base`, '/'-separated ("." for base itself; "../" above it). */
+export function relativeTo(base: string): (absPath: string) => string {
+  return (absPath) => (path.relative(base, absPath) || ".").split(path.sep).join("/");
+}
+
+/** The diagnostic with its file relative to `show`'s base (as it was when its absolute path is unknown). */
+export function shownDiagnostic(d: Diagnostic, show: (absPath: string) => string): Diagnostic {
+  const absPath = absolutePathOf(d);
+  return absPath === undefined ? d : { ...d, file: show(absPath) };
+}

@@ -1,0 +1,133 @@
+// The document `speky diff` answers (contract: changes.md), with its field names, and the
+// orders every list is sorted in. Links (source_links) ride along hidden: the Markdown and the
+// report use them, the JSON carries exactly the contract's fields.
+import { compareStrings, type Diagnostic } from "../diagnostics.js";
+import type { Summary } from "../mcp/shapes.js";
+import type { CoverageBucket } from "../model/coverage.js";
+import type { CodeReference } from "../scan/types.js";
+
+export interface RefShape {
+  id: string;
+  file: string;
+  line: number;
+  symbol: string | null;
+  is_test: boolean;
+}
+
+export interface ChangedItem {
+  id: string;
+  fields: string[];
+}
+
+export interface ItemChanges {
+  added: Summary[];
+  removed: Summary[];
+  changed: ChangedItem[];
+}
+
+export interface CoverageChange {
+  id: string;
+  from: CoverageBucket;
+  to: CoverageBucket;
+}
+
+export interface ImpactEntry {
+  file: string;
+  symbol: string;
+  start_line: number;
+  end_line: number;
+  ids: string[];
+}
+
+export interface SuspectEntry {
+  id: string;
+  code: RefShape[];
+}
+
+export interface Problem {
+  file: string;
+  line: number;
+  column: number;
+  severity: "error" | "warning";
+  message: string;
+}
+
+export interface Changes {
+  base: string;
+  base_commit: string;
+  head: string;
+  /** Present when HEAD is a revision. */
+  head_commit?: string;
+  /** Present when a side's specs do not load: its errors; the sections needing both sides are left out. */
+  load_errors?: { base?: Problem[]; head?: Problem[] };
+  requirements?: ItemChanges;
+  tests?: ItemChanges;
+  code_references?: { added: RefShape[]; removed: RefShape[] };
+  coverage?: CoverageChange[];
+  impact?: ImpactEntry[];
+  suspect?: SuspectEntry[];
+  rerun?: string[];
+}
+
+/** The sections, in the document's order. */
+export const SECTIONS = ["requirements", "tests", "code_references", "coverage", "impact", "suspect", "rerun"] as const;
+export type Section = (typeof SECTIONS)[number];
+
+const URL_KEY = Symbol("url");
+const AUTOMATED_KEY = Symbol("automated");
+
+type Linked = { [URL_KEY]?: string };
+
+/** The source_links URL of a shaped reference or impact entry, when known. */
+export function linkOf(value: RefShape | ImpactEntry): string | undefined {
+  return (value as Linked)[URL_KEY];
+}
+
+export function refShape(ref: CodeReference, url = ref.url): RefShape {
+  const shaped: RefShape = { id: ref.id, file: ref.file, line: ref.line, symbol: ref.symbol, is_test: ref.is_test };
+  if (url !== undefined) (shaped as Linked)[URL_KEY] = url;
+  return shaped;
+}
+
+export function impactEntry(
+  file: string,
+  symbol: string,
+  span: [number, number],
+  ids: Iterable<string>,
+  automated: Iterable<string>,
+  url?: string,
+): ImpactEntry {
+  const entry: ImpactEntry = { file, symbol, start_line: span[0], end_line: span[1], ids: [...new Set(ids)].sort(compareStrings) };
+  (entry as unknown as Record<symbol, unknown>)[AUTOMATED_KEY] = [...new Set(automated)];
+  if (url !== undefined) (entry as Linked)[URL_KEY] = url;
+  return entry;
+}
+
+/** The IDs of an impact entry whose reference there is an automated test. */
+export function automatedIds(entry: ImpactEntry): readonly string[] {
+  return ((entry as unknown as Record<symbol, unknown>)[AUTOMATED_KEY] as string[] | undefined) ?? [];
+}
+
+export function compareRefs(a: RefShape, b: RefShape): number {
+  return (
+    compareStrings(a.file, b.file) ||
+    a.line - b.line ||
+    compareStrings(a.id, b.id) ||
+    compareStrings(a.symbol ?? "", b.symbol ?? "") ||
+    Number(a.is_test) - Number(b.is_test)
+  );
+}
+
+export function compareImpact(a: ImpactEntry, b: ImpactEntry): number {
+  return (
+    compareStrings(a.file, b.file) ||
+    a.start_line - b.start_line ||
+    a.end_line - b.end_line ||
+    compareStrings(a.symbol, b.symbol) ||
+    compareStrings(a.ids.join("\0"), b.ids.join("\0"))
+  );
+}
+
+export function problem(d: Diagnostic): Problem {
+  return { file: d.file, line: d.line, column: d.column, severity: d.severity, message: d.message };
+}

@@ -1,0 +1,96 @@
+// What a change did to the specification itself: requirements and tests added, removed and
+// changed (which fields, in the spec's own names), and requirements whose coverage bucket
+// moved. Lists of names (tags, ref, prereq) compare as sets: reordering them changes nothing;
+// steps compare in order, properties as a map.
+import { compareStrings } from "../diagnostics.js";
+import type { Item, Requirement, Step, Test } from "../loader/types.js";
+import { summary } from "../mcp/shapes.js";
+import { coverageOf } from "../model/coverage.js";
+import type { Model } from "../model/model.js";
+import type { ChangedItem, CoverageChange, ItemChanges } from "./shapes.js";
+
+const asSet = (list: readonly string[] | undefined) => JSON.stringify([...new Set(list ?? [])].sort(compareStrings));
+const asText = (value: string | undefined) => value ?? "";
+const asMap = (map: Record<string, string | number> | undefined) =>
+  JSON.stringify(Object.entries(map ?? {}).sort(([a], [b]) => compareStrings(a, b)));
+const asSteps = (steps: readonly Step[]) =>
+  JSON.stringify(steps.map((s) => [s.action, s.run ?? "", s.expected ?? "", s.sample ?? "", s.sample_lang ?? ""]));
+
+/** Each field a requirement or a test may change, by the spec's own name, and its comparable form. */
+const REQUIREMENT_FIELDS: Record<string, (r: Requirement) => string> = {
+  category: (r) => r.category,
+  client_statement: (r) => asText(r.client_statement),
+  long: (r) => r.long,
+  properties: (r) => asMap(r.properties),
+  ref: (r) => asSet(r.ref),
+  short: (r) => asText(r.short),
+  tags: (r) => asSet(r.tags),
+};
+
+const TEST_FIELDS: Record<string, (t: Test) => string> = {
+  category: (t) => t.category,
+  initial: (t) => asText(t.initial),
+  long: (t) => t.long,
+  prereq: (t) => asSet(t.prereq),
+  ref: (t) => asSet(t.ref),
+  short: (t) => asText(t.short),
+  steps: (t) => asSteps(t.steps),
+};
+
+function changedFields<T extends Item>(fields: Record<string, (item: T) => string>, before: T, after: T): string[] {
+  return Object.keys(fields)
+    .filter((name) => fields[name](before) !== fields[name](after))
+    .sort(compareStrings);
+}
+
+function compareItems<T extends Item>(before: readonly T[], after: readonly T[], fields: Record<string, (item: T) => string>): ItemChanges {
+  const old = new Map(before.map((i) => [i.id, i]));
+  const now = new Map(after.map((i) => [i.id, i]));
+  const byId = (a: { id: string }, b: { id: string }) => compareStrings(a.id, b.id);
+  const changed: ChangedItem[] = [];
+  for (const item of after) {
+    const was = old.get(item.id);
+    if (!was) continue;
+    const names = changedFields(fields, was, item);
+    if (names.length > 0) changed.push({ id: item.id, fields: names });
+  }
+  return {
+    added: after
+      .filter((i) => !old.has(i.id))
+      .map(summary)
+      .sort(byId),
+    removed: before
+      .filter((i) => !now.has(i.id))
+      .map(summary)
+      .sort(byId),
+    changed: changed.sort(byId),
+  };
+}
+
+// speky:speky-ts#DIFF-SPEC-CHANGES
+export function requirementChanges(base: Model, head: Model): ItemChanges {
+  return compareItems(base.specs.requirements, head.specs.requirements, REQUIREMENT_FIELDS);
+}
+
+export function testChanges(base: Model, head: Model): ItemChanges {
+  return compareItems(base.specs.tests, head.specs.tests, TEST_FIELDS);
+}
+
+// speky:speky-ts#DIFF-COVERAGE
+/** Requirements on both sides whose test_plan_coverage bucket changed, by ID. */
+export function coverageChanges(base: Model, head: Model): CoverageChange[] {
+  const out: CoverageChange[] = [];
+  for (const id of head.requirementIds) {
+    if (base.byId.get(id)?.kind !== "requirement") continue;
+    const from = coverageOf(base, id);
+    const to = coverageOf(head, id);
+    if (from !== to) out.push({ id, from, to });
+  }
+  return out;
+}
+
+/** Requirements on both sides whose words changed: long, short or client_statement. */
+export function rewordedRequirements(changes: ItemChanges): string[] {
+  const words = new Set(["long", "short", "client_statement"]);
+  return changes.changed.filter((c) => c.fields.some((f) => words.has(f))).map((c) => c.id);
+}

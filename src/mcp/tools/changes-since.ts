@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { nullableString, problem, summary } from "../schemas.js";
+import { defineTool, ToolError } from "../tool.js";
+
+const ref = z.object({
+  id: z.string(),
+  file: z.string().describe("Path relative to the project root, on the side the reference exists on"),
+  line: z.number().int().describe("Line of the definition's name, or of the tag for a free reference"),
+  symbol: nullableString().describe("Qualified name of the tagged definition; null for a free reference"),
+  is_test: z.boolean(),
+});
+
+const items = z.object({
+  added: z.array(summary).describe("On the working tree only"),
+  removed: z.array(summary).describe("At the base only"),
+  changed: z.array(z.object({ id: z.string(), fields: z.array(z.string()).describe("Changed fields, in the spec's names, sorted") })),
+});
+
+const bucket = z.enum(["no_test_plan", "manual_test_plan", "partially_manual_test_plan", "automated_test_plan"]);
+
+export const changesSinceTool = defineTool({
+  name: "changes_since",
+  title: "Changes since a revision",
+  description:
+    "What the working tree changed in the specification since a git revision (a branch, tag or commit, e.g. origin/main " +
+    "or HEAD~1): requirements and tests added, removed and changed (which fields); code tags added and removed (a tag " +
+    "moved by edits above it is neither); requirements whose test_plan_coverage bucket changed; impact: the tagged " +
+    "definitions whose lines the change touched, with their IDs; suspect: requirements whose long, short or " +
+    "client_statement changed while none of their tagged definitions did (code: those definitions); rerun: the tests " +
+    "to run again. The base is read from git's objects; nothing in the repository is changed. When a side's " +
+    "specifications do not load, load_errors holds their errors and the sections are left out.",
+  input: {
+    base: z.string().min(1).describe("A git revision to compare the working tree with, e.g. origin/main"),
+  },
+  output: {
+    base: z.string(),
+    base_commit: z.string().describe("The full commit hash BASE names"),
+    head: z.string().describe('"working tree"'),
+    load_errors: z.object({ base: z.array(problem).optional(), head: z.array(problem).optional() }).optional(),
+    requirements: items.optional(),
+    tests: items.optional(),
+    code_references: z.object({ added: z.array(ref), removed: z.array(ref) }).optional(),
+    coverage: z.array(z.object({ id: z.string(), from: bucket, to: bucket })).optional(),
+    impact: z
+      .array(
+        z.object({
+          file: z.string(),
+          symbol: z.string(),
+          start_line: z.number().int(),
+          end_line: z.number().int(),
+          ids: z.array(z.string()),
+        }),
+      )
+      .optional(),
+    suspect: z.array(z.object({ id: z.string(), code: z.array(ref) })).optional(),
+    rerun: z.array(z.string()).optional().describe("Test IDs, sorted"),
+    truncated: z.literal(true).optional().describe("Present when lists were cut to keep the answer under 1 MiB: run speky diff for all"),
+  },
+  live: true,
+  run: () => {
+    throw new ToolError("changes_since is answered asynchronously");
+  },
+  runAsync: async ({ base }, state) => {
+    if (state.scanning) throw new ToolError(`${state.scanning.describe()}; call changes_since again when it is done`);
+    const { changesSinceServed } = await import("../../diff/served.js");
+    const answer = await changesSinceServed(state.model, state.problems, base);
+    if ("error" in answer) throw new ToolError(answer.error);
+    return answer.changes;
+  },
+});

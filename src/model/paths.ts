@@ -1,0 +1,24 @@
+// The absolute path of what a model's diagnostic is about, for commands that print paths
+// relative to another folder than the manifest roots (src/cli/shown-paths.ts). The model's own
+// paths stay speky's.
+import path from "node:path";
+import type { Item } from "../loader/types.js";
+import type { CodeReference } from "../scan/types.js";
+import type { Model } from "./model.js";
+
+/** Manifest roots by lower-cased project name (names match case-insensitively). */
+export function projectRoots(model: Model): Map<string, string> {
+  return new Map(model.manifests.map((m) => [m.name.toLowerCase(), m.root]));
+}
+
+/** A code reference's file: relative to the root of the manifest its tag names. */
+export function referencePath(roots: ReadonlyMap<string, string>, ref: CodeReference): string | undefined {
+  const root = roots.get(ref.project.toLowerCase());
+  return root === undefined ? undefined : path.resolve(root, ref.file);
+}
+
+/** An item's file when a manifest reached it (a file given directly is shown as given). */
+export function itemPath(roots: ReadonlyMap<string, string>, item: Item): string | undefined {
+  const root = item.project === null ? undefined : roots.get(item.project.toLowerCase());
+  return root === undefined ? undefined : path.resolve(root, item.source_file);
+}
