@@ -31,31 +31,46 @@ export function absolutePathOf(d: Diagnostic): string | undefined {
   return absolutePaths.get(d);
 }
 
-/** Characters that end a line (or steer a terminal) somewhere: C0, DEL, C1, U+2028, U+2029. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+/**
+ * Characters that end a line, steer a terminal or reorder the text around them, besides C0:
+ * DEL, C1, U+2028, U+2029, and the bidirectional controls (U+061C, U+200E, U+200F,
+ * U+202A–U+202E, U+2066–U+2069), with which a file name or a pattern shows in another order
+ * than it is (Trojan Source). One list for every escape of this codebase.
+ */
+const LINE_AND_BIDI = "\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069";
+const CONTROL = new RegExp(`[\\u0000-\\u001f${LINE_AND_BIDI}]`, "g");
+const CONTROL_BUT_LINES = new RegExp(`[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f${LINE_AND_BIDI}]`, "g");
+const JSON_UNSAFE = new RegExp(`[${LINE_AND_BIDI}]`, "g");
+/** The character class of what escapeControl escapes but tabs and line breaks, for escapes of other kinds (HTML). */
+export const UNSAFE_BUT_LINES = CONTROL_BUT_LINES.source.slice(1, -1);
 const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-function escapeOne(c: string): string {
+/** The one visible form of an unsafe character: `\n`, `\x1b`, `\u202e`. */
+export function escapeChar(c: string): string {
   const code = c.charCodeAt(0);
-  return SHORT_ESCAPES[c] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16)}`);
+  return SHORT_ESCAPES[c] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`);
 }
 
 // speky:speky-ts#SEC-OUTPUT-ESCAPE
+// speky:speky-ts#SEC-BIDI-ESCAPE
 /**
  * Text from a repository (file names, quoted content) made safe for a line-based log: every
- * control character becomes a visible escape (`\n`, `\x1b`, `\u2028`), so no input can start a
- * line of its own (a forged `::error` annotation in CI) or send terminal escapes.
+ * control and bidirectional character becomes a visible escape (`\n`, `\x1b`, `\u202e`), so no
+ * input can start a line of its own (a forged `::error` annotation in CI), send terminal
+ * escapes or show in another order than it is. `keepLines`: tabs and line breaks stay (a
+ * multi-line text shown as such, in the report).
  */
-export function escapeControl(text: string): string {
-  return text.replace(CONTROL, escapeOne);
+export function escapeControl(text: string, keepLines = false): string {
+  return text.replace(keepLines ? CONTROL_BUT_LINES : CONTROL, escapeChar);
 }
 
 /**
  * JSON text whose every line break is JSON's own: JSON.stringify escapes C0 but leaves DEL, C1,
- * U+2028 and U+2029 raw, which some log readers and terminals take as line ends or commands.
+ * U+2028, U+2029 and the bidirectional controls raw, which some log readers and terminals take
+ * as line ends, commands or reordering; `\u`-escaped here, the JSON's values are unchanged.
  */
 export function lineSafeJson(json: string): string {
-  return json.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return json.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 export function formatDiagnostic(d: Diagnostic): string {

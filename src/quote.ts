@@ -6,15 +6,6 @@ import { escapeControl } from "./diagnostics.js";
 /** Longest quoted excerpt, in characters of the escaped text. */
 export const QUOTE_MAX = 100;
 
-// Bidi overrides and isolates besides escapeControl's set: they make a terminal show text in
-// another order than it is.
-const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
-
-function escapeChar(ch: string): string {
-  if (BIDI.test(ch)) return `\\u${ch.charCodeAt(0).toString(16)}`;
-  return escapeControl(ch);
-}
-
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Number of characters (code points) of a string. */
@@ -44,7 +35,7 @@ export function quote(value: string, max = QUOTE_MAX): string {
   let out = "";
   let shown = 0;
   for (const ch of value) {
-    const escaped = escapeChar(ch);
+    const escaped = escapeControl(ch);
     // An unescaped character counts one, even when it takes two UTF-16 units.
     const width = escaped === ch ? 1 : escaped.length;
     if (shown + width > max) {

@@ -1,6 +1,7 @@
 // Errors in order of cause: a spec file that fails to load comes first, and the errors that
 // only follow from the IDs it would have defined are one counted line, in `speky check`, in the
 // server's start-up log, in its stale note and in get_status.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -8,8 +9,10 @@ import { idsWrittenIn } from "../src/loader/cause.js";
 import { connect, ok, type Session } from "./support/mcp.js";
 import { copyFixture, runSpeky, tempDir } from "./support/process.js";
 
+/** A git work tree: the manifest in specs/ reaches its parent (root_directory: ..). */
 function tree(files: Record<string, string>): string {
   const dir = tempDir();
+  execFileSync("git", ["init", "-q", dir]);
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     writeFileSync(path.join(dir, rel), text);

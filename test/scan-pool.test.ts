@@ -171,6 +171,7 @@ describe("walker", () => {
     "top.py",
     "a b/c d.py",
     "weird[1]/n.py",
+    "weird1/o.py",
   ]) {
     write(path.join("walk", rel), "# speky:w#X\n");
   }
@@ -215,7 +216,11 @@ describe("walker", () => {
       if (pattern === "src/deep") continue; // reached through the cycle: fast-glob loops, the walker stops
       const target = { project: "w", root: base, patterns: [pattern] };
       const ours = (await expandTargets([target])).jobs.map((j) => j.absPath);
-      const theirs = (await reference([target])).filter((f) => !f.includes(`${path.sep}loop${path.sep}`));
+      // Path.glob reads `[1]` as a class (fnmatch): `weird1`, never the folder named `weird[1]` (fast-glob takes both).
+      const theirs =
+        pattern === "weird[1]/*.py"
+          ? [path.join(base, "weird1/o.py")]
+          : (await reference([target])).filter((f) => !f.includes(`${path.sep}loop${path.sep}`));
       expect(reals(ours), pattern).toEqual(reals(theirs));
       expect(ours.length, `${pattern}: each real file once`).toBe(reals(ours).length);
     }

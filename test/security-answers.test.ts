@@ -3,7 +3,7 @@
 // and the list tools answer a bounded first page with nextCursor; following the cursors gives
 // every item exactly once. The server is the real binary, its peak memory measured.
 import { describe, expect, it } from "vitest";
-import { MANY, rid, serveBigProject } from "./support/big-project.js";
+import { MANY, PROBLEMS, rid, serveBigProject } from "./support/big-project.js";
 
 const REQUIREMENTS = 100_000;
 const TESTS = 10_000;
@@ -133,7 +133,7 @@ describe("on 100,000 requirements", () => {
     const more = (await server().client.callTool({ name: "get_status", arguments: { cursor: status.nextCursor } })).structuredContent as {
       problems: unknown[];
     };
-    expect(more.problems).toHaveLength(MANY - 5000);
+    expect(more.problems).toHaveLength(PROBLEMS - 5000);
     expect(more).not.toHaveProperty("nextCursor");
   });
 });

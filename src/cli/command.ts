@@ -41,7 +41,7 @@ export const WALK_OPTIONS: OptionSpec[] = [
   { name: "no-ignore", help: "also scan code sources that .gitignore/.ignore rules exclude" },
   {
     name: "allow-outside",
-    help: "trust the tree: let its paths, globs and links reach outside its git work tree (or the current folder)",
+    help: "trust the tree: let its paths, globs and links reach outside its git work tree (outside git, the manifest's folder)",
   },
 ];
 

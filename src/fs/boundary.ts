@@ -10,7 +10,7 @@ export interface Boundary {
 }
 
 /** Words for diagnostics: never an absolute path (displayed paths stay relative). */
-export const BOUNDARY_WORDS = "the project (the git work tree of the manifest, or the current folder outside git)";
+export const BOUNDARY_WORDS = "the project (the git work tree of the manifest, or the manifest's folder outside git)";
 export const ALLOW_HINT = "--allow-outside lifts this for a trusted tree";
 
 /** The kernel's virtual file systems: endless files, and other processes' secrets. */
@@ -33,12 +33,15 @@ export function gitWorkTree(dir: string): string | null {
 }
 
 // speky:speky-ts#WALK-CONFINE
+// speky:speky-ts#SEC-BOUNDARY-CWD
 /**
- * The boundary of a path given on the command line: the git work tree holding it, else
- * `cwd` and the path's own folder; the path itself is always allowed (it is the user's own
- * choice, and so is the folder of a manifest named outside git: its root by default).
+ * The boundary of a path given on the command line: the git work tree holding it, else the
+ * path's own folder (a manifest's or spec file's folder, or the folder named) and what is
+ * below it. Never the working directory: MCP hosts start servers from the home folder or `/`,
+ * and a manifest outside git saying `root_directory: ../..` must not reach it. The path itself
+ * is always allowed (it is the user's own choice).
  */
-export function boundaryFor(givenAbs: string, cwd: string): Boundary {
+export function boundaryFor(givenAbs: string): Boundary {
   const real = realOrResolved(givenAbs);
   let dir = real;
   try {
@@ -47,7 +50,7 @@ export function boundaryFor(givenAbs: string, cwd: string): Boundary {
     dir = path.dirname(real);
   }
   const tree = gitWorkTree(dir);
-  const roots = [...new Set(tree ? [tree, real] : [realOrResolved(cwd), dir])];
+  const roots = [...new Set([tree ?? dir, real])];
   return { roots: roots.filter((r) => !roots.some((o) => o !== r && within(r, o))) };
 }
 

@@ -19,12 +19,12 @@
 //   A command line lists them on its own thread (`blocking`), for half the CPU.
 import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
-import type Picomatch from "picomatch";
 import { compareStrings } from "../diagnostics.js";
+import { quote } from "../quote.js";
 import { ALLOW_HINT, allowed, BOUNDARY_WORDS, type Boundary, isVirtual, realOrResolved } from "./boundary.js";
 import { IgnoreStack } from "./ignore-rules.js";
+import { compileWildcard } from "./wildmatch.js";
 
 /** Never walked nor listed. */
 export const GIT_DIR = ".git";
@@ -113,28 +113,37 @@ export interface CompiledGlob {
   /** Deepest file level below the base (1: its own files); Infinity with `**`. */
   maxDepth: number;
   match: (relFromBase: string) => boolean;
+  /** Why the pattern may not be walked (too long, too many alternatives): it then matches nothing. */
+  refused?: string;
 }
 
 const compiled = new Map<string, CompiledGlob | null>();
 
-/** Loaded on the first pattern (6-18 ms): folders named on the command line need none. */
-let picomatchModule: typeof Picomatch | undefined;
-const picomatch = () => (picomatchModule ??= createRequire(import.meta.url)("picomatch") as typeof Picomatch);
+/** A part with one of these is a wildcard part (or may be: `{a}` and an unclosed `[` match themselves). */
+const SPECIAL = /[*?[{\\]/;
 
-/** null when the pattern has no wildcard (a literal path). */
+// speky:speky-ts#SEC-GLOB-LINEAR
+/**
+ * null when the pattern has no wildcard (a literal path). Matched by wildmatch.ts, in time
+ * bounded by name × pattern (picomatch's regular expressions backtracked for seconds on
+ * `src/*a*a*a…b`, issue 25); braces `{a,b}` are expanded, a bounded number of them.
+ */
 export function compileGlob(pattern: string): CompiledGlob | null {
   let glob = compiled.get(pattern);
   if (glob !== undefined) return glob;
   const normal = pattern.replace(/\/{2,}/g, "/").replace(/^\.\//, "");
-  // Path.glob has no negation: a leading `!` is a plain character.
-  const scanned = picomatch().scan(normal, { nonegate: true });
   glob = null;
-  if (scanned.isGlob) {
-    const base = scanned.base === "." ? "" : scanned.base;
-    const rest = scanned.glob;
-    // dot: Path.glob's `*` and `**` reach dot entries.
-    const isMatch = picomatch()(rest, { dot: true, nonegate: true });
-    glob = { base, rest, maxDepth: rest.includes("**") ? Infinity : rest.split("/").length, match: isMatch };
+  if (SPECIAL.test(normal)) {
+    const parts = normal.split("/");
+    let literal = 0;
+    while (literal < parts.length - 1 && !SPECIAL.test(parts[literal])) literal++;
+    const base = parts.slice(0, literal).join("/");
+    const rest = parts.slice(literal).join("/");
+    const wildcard = compileWildcard(rest, { braces: true });
+    glob =
+      "refused" in wildcard
+        ? { base, rest, maxDepth: 0, match: () => false, refused: wildcard.refused }
+        : { base, rest, maxDepth: wildcard.deep ? Infinity : wildcard.parts, match: wildcard.match };
   }
   compiled.set(pattern, glob);
   return glob;
@@ -199,8 +208,8 @@ const SLICE_MS = 8;
 
 /** Refusal words for a pattern leaving the boundary. */
 function outsideMessage(pattern: string, what: string | null): string {
-  const via = what === null ? "" : ` through '${what}', a link`;
-  return `'${pattern}' reaches outside ${BOUNDARY_WORDS}${via}: nothing there is read (${ALLOW_HINT})`;
+  const via = what === null ? "" : ` through ${quote(what)}, a link`;
+  return `${quote(pattern)} reaches outside ${BOUNDARY_WORDS}${via}: nothing there is read (${ALLOW_HINT})`;
 }
 
 // speky:speky-ts#WALK-CONFINE
@@ -210,9 +219,10 @@ function outsideMessage(pattern: string, what: string | null): string {
  */
 export function confinementProblem(root: string, pattern: string, boundary: Boundary | null): GlobProblem | null {
   const glob = compileGlob(pattern);
+  if (glob?.refused) return { severity: "error", message: `${quote(pattern)} ${glob.refused}: refused` };
   const start = path.resolve(root, glob ? glob.base : pattern);
   if (isVirtual(start) || isVirtual(realOrResolved(start))) {
-    return { severity: "error", message: `'${pattern}' names the kernel's virtual files (/proc, /sys, /dev): refused` };
+    return { severity: "error", message: `${quote(pattern)} names the kernel's virtual files (/proc, /sys, /dev): refused` };
   }
   if (!allowed(boundary, realOrResolved(start))) return { severity: "error", message: outsideMessage(pattern, null) };
   return null;
@@ -225,13 +235,21 @@ const byName = (a: Dirent, b: Dirent) => compareStrings(a.name, b.name);
  * the bench tree: 230-270 ms against 100-130 ms), which a command line walking alone does not
  * win back; a server keeps the async ones (see `blocking`).
  */
-function listedNow(dir: string): Promise<Dirent[] | null> {
+function listedNow(dir: string): Promise<Dirent[] | Unlisted> {
   try {
     return Promise.resolve(readdirSync(dir, { withFileTypes: true }).sort(byName));
-  } catch {
-    return Promise.resolve(null);
+  } catch (error) {
+    return Promise.resolve(unlisted(error));
   }
 }
+
+/** A folder that could not be listed, and why (an errno code). */
+interface Unlisted {
+  unlisted: string;
+}
+const unlisted = (error: unknown): Unlisted => ({ unlisted: (error as NodeJS.ErrnoException).code ?? "error" });
+/** Folders gone between a listing and this one: nothing to say. */
+const VANISHED = new Set(["ENOENT", "ENOTDIR"]);
 
 // speky:speky-ts#WALK-GLOBS
 /**
@@ -239,7 +257,7 @@ function listedNow(dir: string): Promise<Dirent[] | null> {
  * walks, and a walk cache (the scan cache) may answer a walk whose folders are unchanged.
  */
 export class GlobWalker {
-  private readonly listings = new Map<string, Promise<Dirent[] | null>>();
+  private readonly listings = new Map<string, Promise<Dirent[] | Unlisted>>();
   private recording: { dirs: Map<string, DirStamp>; links: [abs: string, real: string][]; cacheable: boolean } | null = null;
   private lastYield = performance.now();
   /** How many files the last walk reached (WalkCache.dryRun: more than it returns). */
@@ -267,23 +285,24 @@ export class GlobWalker {
   private stamp(p: string): void {
     const recording = this.recording;
     if (!recording) return;
-    const st = statSync(p, { throwIfNoEntry: false });
+    let st: Stats | undefined;
+    try {
+      st = statSync(p, { throwIfNoEntry: false });
+    } catch {
+      // ENAMETOOLONG (a path past PATH_MAX), ELOOP: not a walk to remember.
+      st = undefined;
+    }
     if (st) recording.dirs.set(p, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs });
     else recording.cacheable = false;
   }
 
   /** Starts listing a folder (once per walker); its stamp is taken before the readdir. */
-  private prefetch(dir: string): Promise<Dirent[] | null> {
+  private prefetch(dir: string): Promise<Dirent[] | Unlisted> {
     let listing = this.listings.get(dir);
     if (!listing) {
       // Before the readdir: a change in between shows as a newer stamp next time.
       this.stamp(dir);
-      listing = this.blocking
-        ? listedNow(dir)
-        : readdir(dir, { withFileTypes: true }).then(
-            (entries) => entries.sort(byName),
-            () => null,
-          );
+      listing = this.blocking ? listedNow(dir) : readdir(dir, { withFileTypes: true }).then((entries) => entries.sort(byName), unlisted);
       this.listings.set(dir, listing);
     } else if (this.recording && !this.recording.dirs.has(dir)) {
       this.stamp(dir);
@@ -291,10 +310,13 @@ export class GlobWalker {
     return listing;
   }
 
-  private async list(dir: string): Promise<Dirent[]> {
+  /** A folder's entries; `why` hears why one cannot be listed (not when it vanished meanwhile). */
+  private async list(dir: string, why?: (code: string) => void): Promise<Dirent[]> {
     const entries = await this.prefetch(dir);
-    if (entries === null && this.recording) this.recording.cacheable = false;
-    return entries ?? [];
+    if (Array.isArray(entries)) return entries;
+    if (this.recording) this.recording.cacheable = false;
+    if (!VANISHED.has(entries.unlisted)) why?.(entries.unlisted);
+    return [];
   }
 
   /** What one pattern reaches from `root`. */
@@ -309,7 +331,7 @@ export class GlobWalker {
     let reached = 0;
     if ((glob ? glob.base : pattern).split("/").includes(GIT_DIR)) {
       // `.git` is never walked, nor read, whatever names it.
-      return { files: [], problems: [{ severity: "warning", message: `'${pattern}' matched no file (.git is never walked)` }] };
+      return { files: [], problems: [{ severity: "warning", message: `${quote(pattern)} matched no file (.git is never walked)` }] };
     }
     if (!glob) {
       const st = statThrough(literal);
@@ -328,17 +350,20 @@ export class GlobWalker {
         reached = this.reached;
       } else if (st?.isDirectory()) {
         const name = pattern.replace(/\/+$/, "");
-        problems.push({ severity: "warning", message: `'${pattern}' is a directory; name its files, e.g. '${name}/*.yaml'` });
+        problems.push({
+          severity: "warning",
+          message: `${quote(pattern)} is a directory; name its files, e.g. ${quote(`${name}/*.yaml`)}`,
+        });
         return { files: [], problems };
       } else if (!options.folder) {
         // A spec file named outright must be there (speky fails too).
-        return { files: [], problems: [{ severity: "error", message: `file '${pattern}' not found` }] };
+        return { files: [], problems: [{ severity: "error", message: `file ${quote(pattern)} not found` }] };
       }
     } else if (real === null || !statThrough(real)?.isDirectory()) {
       if (!options.folder) {
         return {
           files: [],
-          problems: [{ severity: "error", message: `directory '${glob.base || "."}' not found (in the glob '${pattern}')` }],
+          problems: [{ severity: "error", message: `directory ${quote(glob.base || ".")} not found (in the glob ${quote(pattern)})` }],
         };
       }
     } else {
@@ -347,7 +372,7 @@ export class GlobWalker {
       reached = this.reached;
     }
     if (reached === 0 && !problems.some((p) => p.severity === "error")) {
-      problems.push({ severity: "warning", message: `'${pattern}' matched no file` });
+      problems.push({ severity: "warning", message: `${quote(pattern)} matched no file` });
     }
     return { files, problems };
   }
@@ -511,8 +536,18 @@ export class GlobWalker {
         await visit(item.dir);
       }
     };
+    // speky:speky-ts#SEC-PATH-TOO-LONG
+    // A folder that cannot be listed (a path past PATH_MAX: ENAMETOOLONG; EACCES) is a warning
+    // of the pattern naming it, and the walk goes on: it was an internal error, or silence.
+    const unlistable = (frame: Frame) => (code: string) => {
+      const where = display ? `${display}/${frame.rel}` : frame.rel;
+      problems.push({
+        severity: "warning",
+        message: `${quote(pattern)}: cannot list the folder ${quote(where || ".")} (${code}${code === "ENAMETOOLONG" ? ": its path is too long" : ""}); nothing under it is reached`,
+      });
+    };
     const visit = async (frame: Frame): Promise<void> => {
-      const items = itemsOf(frame, await this.list(frame.abs));
+      const items = itemsOf(frame, await this.list(frame.abs, unlistable(frame)));
       await this.breathe();
       for (const item of items) {
         if (item.link) deferred.push(item);

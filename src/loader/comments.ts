@@ -1,7 +1,7 @@
 // Comments, from a YAML/TOML comments file (with its `default`) or from a CSV file.
 
 import { suggestName } from "../model/suggest.js";
-import { quote } from "../quote.js";
+import { quote, shown } from "../quote.js";
 import { type FileContext, locate } from "./collect.js";
 import { type CsvField, parseCsv } from "./csv.js";
 import { COMMENT, COMMENT_REQUIRED, FILE_SPECS } from "./fields.js";
@@ -53,8 +53,14 @@ export function readCommentsCsv(text: string, ctx: FileContext): void {
   const [header, ...body] = rows;
   const names = header.map((f) => f.value);
   const missing = COLUMNS.filter((c) => !names.includes(c));
+  // The first 20 names, each as written when short and plain (a header may hold a million).
+  const named =
+    names
+      .slice(0, 20)
+      .map((n) => shown(n))
+      .join(", ") + (names.length > 20 ? `, and ${names.length - 20} more` : "");
   for (const column of missing) {
-    ctx.report.error(header[0], `missing required column '${column}' (the header names: ${names.join(", ")})`);
+    ctx.report.error(header[0], `missing required column '${column}' (the header names: ${named})`);
   }
   header.forEach((f) => {
     if (!COLUMNS.includes(f.value)) {

@@ -68,7 +68,7 @@ async function reached(manifest: string): Promise<string[]> {
   const out: string[] = [];
   // The same reach and confinement as the loader's (src/fs/globs.ts).
   const walker = new GlobWalker();
-  const boundary = boundaryFor(manifest, path.dirname(manifest));
+  const boundary = boundaryFor(manifest);
   for (const pattern of files?.type === "seq" ? files.items : []) {
     const glob = stringValue(pattern);
     if (glob === undefined) continue;

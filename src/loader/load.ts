@@ -15,6 +15,7 @@ import { readCommentsCsv, readCommentsFile } from "./comments.js";
 import { KINDS, type Kind } from "./fields.js";
 import { FileDiagnostics } from "./file-diagnostics.js";
 import { readSpecFile } from "./files.js";
+import type { GitQuestions } from "./git-links.js";
 import { readItemsFile } from "./items.js";
 import { readManifest, type Written } from "./manifest.js";
 import { describe, entryOf, type SMap, type SNode, stringValue } from "./node.js";
@@ -68,6 +69,8 @@ class Loader {
   /** Checks and git look-ups that wait for the end of the load. */
   private readonly coverage: { manifest: Manifest; categories: Written[]; report: FileDiagnostics }[] = [];
   private readonly links: Promise<void>[] = [];
+  /** Git's answers of this load, once a manifest has source_links (git-links.js loads lazily). */
+  private git: GitQuestions | undefined;
   /** Files with errors: what they would have defined explains errors elsewhere. */
   private readonly failed: FailedFile[] = [];
   /** Where items, references and failures came from (provenance.ts). */
@@ -95,7 +98,7 @@ class Loader {
   loadGiven(given: string, csv: boolean): Promise<void> {
     const abs = path.resolve(this.cwd, given);
     // A path on the command line is the user's own: always read, and it sets the boundary.
-    const boundary = this.allowOutside ? null : boundaryFor(abs, this.cwd);
+    const boundary = this.allowOutside ? null : boundaryFor(abs);
     return this.loadFile({ abs, display: given, owner: null, csv, boundary });
   }
 
@@ -228,8 +231,12 @@ class Loader {
     if (links) {
       this.links.push(
         // git-links.js (child_process) is loaded for the first manifest with source_links only.
+        // One set of git questions for the whole load: git runs once per repository, not per manifest.
         import("./git-links.js")
-          .then(({ resolveSourceLinks }) => resolveSourceLinks(links.url, links.branch, manifest.root))
+          .then(({ GitQuestions, resolveSourceLinks }) => {
+            this.git ??= new GitQuestions();
+            return resolveSourceLinks(links.url, links.branch, manifest.root, this.git);
+          })
           .then((r) => {
             if ("links" in r) {
               manifest.source_links = r.links;

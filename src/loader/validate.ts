@@ -1,11 +1,11 @@
 // Checks that need everything loaded: unique IDs, and that every ref, prereq and comment
 // `about` names a loaded ID of the right kind.
-import { type Diagnostic, locatedAt, type Severity } from "../diagnostics.js";
+import type { Diagnostic, Severity } from "../diagnostics.js";
 import { IdSuggester } from "../model/suggest.js";
 import { quote, shown } from "../quote.js";
 import type { FailedFile } from "./cause.js";
 import type { Collected } from "./collect.js";
-import { type FileDiagnostics, formatPos, oneLine } from "./file-diagnostics.js";
+import { FileDiagnostics, formatPos } from "./file-diagnostics.js";
 import type { Written } from "./manifest.js";
 import type { Item, SourceLocation } from "./types.js";
 
@@ -33,9 +33,13 @@ export function validateReferences(
   sources: Sources = NO_SOURCES,
 ): Map<FailedFile, number> {
   const followers = new Map<FailedFile, number>();
+  // Capped per file like every other warning source (FileDiagnostics), each with its path recorded.
+  const files = new Map<string, FileDiagnostics>();
   const report = (severity: Severity, at: SourceLocation, message: string, path: string | undefined) => {
-    const d: Diagnostic = { file: at.file, line: at.line, column: at.column, severity, message: oneLine(message) };
-    diagnostics.push(path === undefined ? d : locatedAt(d, path));
+    const key = `${at.file}\0${path ?? ""}`;
+    let file = files.get(key);
+    if (!file) files.set(key, (file = new FileDiagnostics(at.file, diagnostics, path)));
+    file.add(severity, at, message);
   };
 
   // ID → index of its first definition in collected.items.

@@ -20,6 +20,7 @@
 // whole answer would have, item by item, so cursors are what they were when answers were whole.
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { quote } from "../quote.js";
 
 export const pagingInput = {
   limit: z.number().int().min(1).optional().describe("Page size: at most this many items, and a nextCursor to call again for the rest"),
@@ -193,7 +194,7 @@ function decode(cursor: string): Cursor {
   } catch {
     // reported below
   }
-  throw new CursorError(`Invalid cursor '${cursor}': pass a nextCursor exactly as received`);
+  throw new CursorError(`Invalid cursor ${quote(cursor)}: pass a nextCursor exactly as received`);
 }
 
 export function encodeCursor(cursor: Cursor): string {

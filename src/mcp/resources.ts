@@ -14,8 +14,10 @@ import {
 import { relieveHeap } from "../heap.js";
 import type { Item } from "../loader/types.js";
 import type { Model } from "../model/model.js";
+import { grouped } from "../quote.js";
 import { completeFrom } from "./completion.js";
-import { Listing, materialize, pageOf } from "./paging.js";
+import { boundedResult, TRUNCATED_META_KEY } from "./fit.js";
+import { Listing, MAX_PAGE_CHARS, materialize, pageOf } from "./paging.js";
 import { resourceUri } from "./resource-uri.js";
 import { ToolError } from "./tool.js";
 import { getRequirement } from "./tools/get-requirement.js";
@@ -55,12 +57,18 @@ function decode(raw: string | string[] | undefined): string {
 
 const describeKind = (kind: Kind) => `A ${kind.name} by ID, as JSON: the same content as get_${kind.name}`;
 
+/** Characters of a listed resource's title (its short); the whole one is in the resource. */
+export const RESOURCE_TITLE_CHARS = 1000;
+/** Characters of one listed resource's JSON: past it (an ID of megabytes) it is left out, and said so. */
+export const RESOURCE_ENTRY_CHARS = 16 * 1024;
+
 function listed(kind: Kind, item: Item) {
+  const title = item.short || item.id;
   return {
     uri: resourceUri(kind.name, item.id),
     name: item.id,
     // Set on every entry, or the template's own title would show for items without a short.
-    title: item.short || item.id,
+    title: title.length > RESOURCE_TITLE_CHARS ? `${title.slice(0, RESOURCE_TITLE_CHARS)}…` : title,
     description: describeKind(kind),
     mimeType: "application/json",
   };
@@ -70,16 +78,22 @@ function listed(kind: Kind, item: Item) {
  * The details as get_<kind> answers them without paging: with the first page of code
  * references and the tool's nextCursor when there are more (pass it to get_<kind>).
  */
-function detailsText(kind: Kind, model: Model, id: string): string {
+function detailsOf(kind: Kind, model: Model, id: string): object {
   const full = new Listing(kind.details(model, id) as unknown as Record<string, unknown>);
   const cut = pageOf(`get_${kind.name}`, { id }, full, ["code_references"], {});
-  return JSON.stringify("whole" in cut ? materialize(full.structured) : cut.structured);
+  return "whole" in cut ? materialize(full.structured) : cut.structured;
 }
 
 function read(kind: Kind, model: Model, uri: URL, id: string, meta?: Record<string, string>): ReadResourceResult {
   try {
-    const text = detailsText(kind, model, id);
-    return { contents: [{ uri: uri.href, mimeType: "application/json", text }], ...(meta ? { _meta: meta } : {}) };
+    // The same bound as a tool answer, and the same note when it had to cut (fit.ts).
+    const fitted = boundedResult(detailsOf(kind, model, id), `speky://${kind.name}/…`);
+    const text = (fitted.content[0] as { text: string }).text;
+    const notes = { ...meta, ...fitted._meta };
+    return {
+      contents: [{ uri: uri.href, mimeType: "application/json", text }],
+      ...(Object.keys(notes).length > 0 ? { _meta: notes } : {}),
+    };
   } catch (error) {
     if (error instanceof ToolError) throw new ResourceNotFound(error.message, { uri: uri.href });
     throw error;
@@ -144,7 +158,10 @@ function invalidCursor(message: string): McpError {
   return new McpError(ErrorCode.InvalidParams, message);
 }
 
-function listPage(model: Model, cursor: string | undefined): { resources: Resource[]; nextCursor?: string } {
+function listPage(
+  model: Model,
+  cursor: string | undefined,
+): { resources: Resource[]; nextCursor?: string; _meta?: Record<string, string> } {
   const digest = listDigest(model);
   let offset = 0;
   if (cursor !== undefined) {
@@ -162,18 +179,42 @@ function listPage(model: Model, cursor: string | undefined): { resources: Resour
     }
     offset = parsed.o;
   }
+  // speky:speky-ts#SEC-ANSWER-FIT
+  // RESOURCE_PAGE_SIZE entries, fewer when their JSON passes MAX_PAGE_CHARS (6 KB titles made
+  // a page of 6.2 MB); titles cut at RESOURCE_TITLE_CHARS, entries past RESOURCE_ENTRY_CHARS left out.
   const resources: Resource[] = [];
+  let end = offset;
+  let chars = 0;
+  let cutTitles = 0;
+  let leftOut = 0;
   let start = 0;
-  const end = offset + RESOURCE_PAGE_SIZE;
   let total = 0;
+  let full = false;
   for (const kind of KINDS) {
     const ids = kind.ids(model);
     total += ids.length;
-    for (let i = Math.max(0, offset - start); i < ids.length && start + i < end; i++) {
-      resources.push(listed(kind, model.byId.get(ids[i])!));
+    for (let i = Math.max(0, end - start); i < ids.length && !full; i++) {
+      const item = model.byId.get(ids[i])!;
+      const entry = listed(kind, item);
+      const size = JSON.stringify(entry).length + 1;
+      if (size > RESOURCE_ENTRY_CHARS) leftOut++;
+      else if (resources.length > 0 && chars + size > MAX_PAGE_CHARS) full = true;
+      else {
+        resources.push(entry);
+        chars += size;
+        if ((item.short?.length ?? 0) > RESOURCE_TITLE_CHARS) cutTitles++;
+      }
+      if (!full) end = start + i + 1;
+      full ||= end - offset >= RESOURCE_PAGE_SIZE;
     }
     start += ids.length;
   }
-  if (end >= total) return { resources };
-  return { resources, nextCursor: Buffer.from(JSON.stringify({ o: end, d: digest }), "utf8").toString("base64url") };
+  const notes: string[] = [];
+  if (cutTitles > 0)
+    notes.push(`${grouped(cutTitles)} titles cut at ${grouped(RESOURCE_TITLE_CHARS)} characters (the resource holds the whole one)`);
+  if (leftOut > 0)
+    notes.push(`${grouped(leftOut)} resources left out: their IDs are too long to list (get_requirement and get_test read them)`);
+  const meta = notes.length > 0 ? { _meta: { [TRUNCATED_META_KEY]: `${notes.join("; ")}.` } } : {};
+  if (end >= total) return { resources, ...meta };
+  return { resources, nextCursor: Buffer.from(JSON.stringify({ o: end, d: digest }), "utf8").toString("base64url"), ...meta };
 }

@@ -10,6 +10,7 @@ import { relieveHeap } from "../heap.js";
 import { type LiveState, staleNote } from "../live/live-model.js";
 import type { Model } from "../model/model.js";
 import { cachedAnswer, cachedListing } from "./answer-cache.js";
+import { boundedResult } from "./fit.js";
 import { CursorError, Listing, materialize, pageOf, pagingInput, pagingOutput, splitPaging } from "./paging.js";
 import { withLinks } from "./resource-links.js";
 import { awaitScan, needsScan, PARTIAL_META_KEY, partialNote, scanWaitMs, type WaitContext } from "./scan-wait.js";
@@ -44,6 +45,8 @@ export interface ToolSpec<I extends z.ZodRawShape = z.ZodRawShape, O extends z.Z
   live?: boolean;
   /** `resource_link` blocks to put after a successful answer's JSON (resource-links.ts). */
   links?(model: Model, args: Record<string, unknown>): ResourceLink[];
+  /** Work done before `run`, yielding to the event loop (search_text's ranking); `run` uses it. */
+  prepare?(model: Model, args: Record<string, unknown>): Promise<void> | undefined;
   // Method syntax on purpose: tools with different argument types fit one list.
   run(model: Model, args: z.objectOutputType<I, z.ZodTypeAny>, state: LiveState): z.objectOutputType<O, z.ZodTypeAny>;
   /** A tool whose answer needs more than the model (git, a revision's files): answered by this instead of run, never memoized. */
@@ -70,10 +73,8 @@ export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHi
 export const STALE_META_KEY = "speky-ts/stale";
 
 export function success(content: object): CallToolResult {
-  return {
-    content: [{ type: "text", text: JSON.stringify(content) }],
-    structuredContent: content as Record<string, unknown>,
-  };
+  // Under MAX_ANSWER_CHARS, cut to fit with a note in `_meta` when larger (fit.ts).
+  return boundedResult(content);
 }
 
 // speky:speky-ts#MCP-DID-YOU-MEAN
@@ -171,7 +172,9 @@ export function registerTool(server: McpServer, getState: () => LiveState, spec:
     async (args: Record<string, unknown>, extra: WaitContext) => {
       relieveHeap();
       const state = needsScan(spec.name) ? await awaitScan(getState, extra, scanWaitMs()) : getState();
-      return spec.runAsync ? runAsyncTool(spec, state, args) : runTool(spec, state, args);
+      if (spec.runAsync) return runAsyncTool(spec, state, args);
+      await spec.prepare?.(state.model, args);
+      return runTool(spec, state, args);
     },
   );
 }

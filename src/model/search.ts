@@ -21,6 +21,8 @@ export interface SearchHit {
  */
 interface Index {
   items: Item[];
+  /** The terms in code-point order, built on the first prefix search: a prefix is a range of it. */
+  sorted?: string[];
   /** Terms per document (weighted field lengths count each word once). */
   lengths: Uint32Array;
   /** term → its number; the numbers index `start`. */
@@ -135,9 +137,31 @@ function indexOf(model: Model): Index {
 /** A word found only by its prefix counts less than the word itself. */
 const PREFIX_FACTOR = 0.7;
 
-/** The term itself first, then the longer words it starts ("time" finds "timeouts"). */
+// speky:speky-ts#SEC-SEARCH-BOUNDS
+/** Characters of a query at most: a question, not a document (a 550 KB query held the event loop 19 s). */
+export const MAX_QUERY_CHARS = 1000;
+/** Distinct words of a query at most. */
+export const MAX_QUERY_WORDS = 32;
+/** Longer words one query word stands for as a prefix, at most (the first in code-point order). */
+export const MAX_PREFIX_TERMS = 1000;
+/** Milliseconds a search may hold the event loop before it yields (searchTextReady). */
+const SLICE_MS = 8;
+
+/** The term itself first, then the longer words it starts ("time" finds "timeouts"): a binary search. */
 function expand(index: Index, term: string): string[] {
-  return [term, ...[...index.terms.keys()].filter((t) => t !== term && t.startsWith(term))];
+  const sorted = (index.sorted ??= [...index.terms.keys()].sort(compareStrings));
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < term) lo = mid + 1;
+    else hi = mid;
+  }
+  const out = [term];
+  for (let i = lo; i < sorted.length && out.length <= MAX_PREFIX_TERMS && sorted[i].startsWith(term); i++) {
+    if (sorted[i] !== term) out.push(sorted[i]);
+  }
+  return out;
 }
 
 /** A search's hits, best first: positions in `index.items` and their scores. */
@@ -147,15 +171,53 @@ interface Ranked {
   scores: Float64Array;
 }
 
+/** The search's distinct words, at most MAX_QUERY_WORDS (the tool refuses more). */
+export function queryWords(query: string): string[] {
+  return [...new Set(tokenize(query.slice(0, MAX_QUERY_CHARS)))].slice(0, MAX_QUERY_WORDS);
+}
+
 function rank(model: Model, query: string, kind?: Item["kind"]): Ranked {
+  const key = `${kind ?? ""}\0${query}`;
+  if (prepared?.specs === model.specs && prepared.key === key) return prepared.ranked;
+  const steps = rankSteps(model, query, kind);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/** The last search made ready by searchTextReady, for the call that asked for it. */
+let prepared: { specs: Model["specs"]; key: string; ranked: Ranked } | null = null;
+
+/**
+ * Ranks a query the way `rank` does, yielding to the event loop every SLICE_MS between words
+ * and their prefixes, so that a server answers other calls meanwhile; the answer that follows
+ * (searchTextHits with the same arguments) uses this ranking.
+ */
+export async function searchTextReady(model: Model, query: string, kind?: Item["kind"]): Promise<void> {
+  const steps = rankSteps(model, query, kind);
+  let slice = performance.now();
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) {
+      prepared = { specs: model.specs, key: `${kind ?? ""}\0${query}`, ranked: step.value };
+      return;
+    }
+    if (performance.now() - slice >= SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
+  }
+}
+
+/** `rank`'s work, a step per term looked up. */
+function* rankSteps(model: Model, query: string, kind?: Item["kind"]): Generator<void, Ranked> {
   const index = indexOf(model);
   const n = index.items.length;
   const scores = new Float64Array(n);
   const best = new Float64Array(n);
   const touched: number[] = [];
   // Term at a time; per document, the best alternative of each query word, summed in query order.
-  for (const alternatives of [...new Set(tokenize(query))].map((t) => expand(index, t))) {
+  for (const word of queryWords(query)) {
+    const alternatives = expand(index, word);
     for (const term of alternatives) {
+      yield;
       const t = index.terms.get(term);
       if (t === undefined) continue;
       const df = index.start[t + 1] - index.start[t];

@@ -8,6 +8,7 @@ import { type CoverageBucket, coverageOf, coverageScope, isAutomated } from "../
 import type { Model } from "../model/model.js";
 import { danglingDiagnostics } from "../model/problems.js";
 import { type Place, placeItems } from "./names.js";
+import { requirementWeight, testWeight } from "./weights.js";
 
 export const BUCKETS: readonly CoverageBucket[] = ["no_test_plan", "manual_test_plan", "partially_manual_test_plan", "automated_test_plan"];
 
@@ -88,8 +89,14 @@ export function reportData(model: Model, loaderDiagnostics: readonly Diagnostic[
     generation,
     requirements,
     tests,
-    requirementPlace: placeItems(requirements.map((r) => r.id)),
-    testPlace: placeItems(tests.map((t) => t.id)),
+    requirementPlace: placeItems(
+      requirements.map((r) => r.id),
+      requirements.map((r) => requirementWeight(model, r)),
+    ),
+    testPlace: placeItems(
+      tests.map((t) => t.id),
+      tests.map((t) => testWeight(model, t)),
+    ),
     bucketOf,
     automated,
     coverage: [...perCategory.values()].sort((a, b) => compareStrings(a.category, b.category)),

@@ -1,12 +1,17 @@
 // Everything a repository writes (IDs, titles, texts, file names, messages, URLs) is hostile
 // input to the report: it reaches HTML only through these functions.
 
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+import { escapeChar, UNSAFE_BUT_LINES } from "../diagnostics.js";
 
-/** Text or attribute value, safe in either place (quotes escaped too). */
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+/** HTML's five, and (shown as escapeControl shows them) the control and bidirectional characters but tabs and line breaks. */
+const HTML_UNSAFE = new RegExp(`[&<>"'${UNSAFE_BUT_LINES}]`, "g");
+
+/** Text or attribute value, safe in either place (quotes escaped too); no text reorders what is around it. */
 // speky:speky-ts#REPORT-SAFE
+// speky:speky-ts#SEC-BIDI-ESCAPE
 export function esc(text: string | number): string {
-  return String(text).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+  return String(text).replace(HTML_UNSAFE, (c) => HTML_ESCAPES[c] ?? escapeChar(c));
 }
 
 /**

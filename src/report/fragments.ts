@@ -3,7 +3,9 @@
 import type { Diagnostic } from "../diagnostics.js";
 import type { Comment, Step } from "../loader/types.js";
 import type { CoverageBucket } from "../model/coverage.js";
+import { grouped } from "../quote.js";
 import type { CodeReference } from "../scan/types.js";
+import { cut, firstOf, LIST_ITEMS, PROBLEM_ROWS, TITLE_CHARS } from "./bounds.js";
 import { BUCKET_LABELS, type ReportData } from "./data.js";
 import { esc, safeHttpUrl } from "./escape.js";
 import type { Place } from "./names.js";
@@ -41,15 +43,18 @@ export function automationBadge(automated: boolean): string {
 /** Multi-line text as written: the stylesheet keeps its line breaks. */
 export const text = (value: string, tag = "p") => `<${tag} class="text">${esc(value)}</${tag}>`;
 
+/** Another item's title, as a list shows it: cut at TITLE_CHARS (its own view has it whole). */
+export const shortTitle = (short: string | undefined) => (short ? ` <span class="short">${esc(cut(short, TITLE_CHARS))}</span>` : "");
+
+/** "and 1,234 more" after a list cut at its bound, or nothing. */
+export const moreItems = (more: number, tag = "p") => (more > 0 ? `<${tag} class="more-items">and ${grouped(more)} more</${tag}>` : "");
+
 /** A list of linked IDs with their short titles, or null when empty (the section is left out). */
 export function idList(data: ReportData, ids: readonly string[], root: string, here?: string): string | null {
   if (ids.length === 0) return null;
-  const items = [...new Set(ids)].map((id) => {
-    const item = data.model.byId.get(id);
-    const short = item?.short ? ` <span class="short">${esc(item.short)}</span>` : "";
-    return `<li>${itemLink(data, id, root, here)}${short}</li>`;
-  });
-  return `<ul class="ids">${items.join("")}</ul>`;
+  const { shown, more } = firstOf([...new Set(ids)], LIST_ITEMS);
+  const items = shown.map((id) => `<li>${itemLink(data, id, root, here)}${shortTitle(data.model.byId.get(id)?.short)}</li>`);
+  return `<ul class="ids">${items.join("")}</ul>${moreItems(more)}`;
 }
 
 export function steps(list: readonly Step[]): string {
@@ -74,8 +79,9 @@ export function location(ref: CodeReference): string {
   return url === null ? `<code>${where}</code>` : `<a href="${esc(url)}" rel="noreferrer"><code>${where}</code></a>`;
 }
 
-export function codeTable(refs: readonly CodeReference[], caption: string): string {
-  if (refs.length === 0) return `<p class="none">No code is tagged with this ID.</p>`;
+export function codeTable(all: readonly CodeReference[], caption: string): string {
+  if (all.length === 0) return `<p class="none">No code is tagged with this ID.</p>`;
+  const { shown: refs, more } = firstOf(all, LIST_ITEMS);
   const rows = refs.map(
     (r) =>
       `<tr><td>${location(r)}</td><td>${r.symbol === null ? `<span class="none">(free tag)</span>` : `<code>${esc(r.symbol)}</code>`}</td>` +
@@ -85,18 +91,19 @@ export function codeTable(refs: readonly CodeReference[], caption: string): stri
     `<div class="scroll" role="region" aria-label="${esc(caption)}" tabindex="0"><table class="code">` +
     `<caption>${esc(caption)}</caption>` +
     `<thead><tr><th scope="col">Location</th><th scope="col">Symbol</th><th scope="col">Kind</th><th scope="col">Automated test</th></tr></thead>` +
-    `<tbody>${rows.join("")}</tbody></table></div>`
+    `<tbody>${rows.join("")}</tbody></table></div>${moreItems(more)}`
   );
 }
 
-export function comments(list: readonly Comment[]): string | null {
-  if (list.length === 0) return null;
+export function comments(all: readonly Comment[]): string | null {
+  if (all.length === 0) return null;
+  const { shown: list, more } = firstOf(all, LIST_ITEMS);
   const items = list.map(
     (c) =>
       `<li><p class="meta"><span class="from">${esc(c.from)}</span>, <time>${esc(c.date)}</time>` +
       `${c.external ? ` <span class="badge external">external</span>` : ""}</p>${text(c.text)}</li>`,
   );
-  return `<ul class="comments">${items.join("")}</ul>`;
+  return `<ul class="comments">${items.join("")}</ul>${moreItems(more)}`;
 }
 
 export function section(id: string, title: string, body: string | null, level = 2): string {
@@ -104,8 +111,9 @@ export function section(id: string, title: string, body: string | null, level = 
   return `<section aria-labelledby="${id}"><h${level} id="${id}">${title}</h${level}>\n${body}\n</section>\n`;
 }
 
-export function diagnosticsTable(list: readonly Diagnostic[], caption: string, empty: string): string {
-  if (list.length === 0) return `<p class="none">${esc(empty)}</p>`;
+export function diagnosticsTable(all: readonly Diagnostic[], caption: string, empty: string): string {
+  if (all.length === 0) return `<p class="none">${esc(empty)}</p>`;
+  const { shown: list, more } = firstOf(all, PROBLEM_ROWS);
   const rows = list.map((d) => {
     const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
     return `<tr class="${d.severity}"><td>${d.severity}</td><td><code>${esc(where)}</code></td><td class="text">${esc(d.message)}</td></tr>`;
@@ -114,6 +122,6 @@ export function diagnosticsTable(list: readonly Diagnostic[], caption: string, e
     `<div class="scroll" role="region" aria-label="${esc(caption)}" tabindex="0"><table class="problems">` +
     `<caption>${esc(caption)}</caption>` +
     `<thead><tr><th scope="col">Severity</th><th scope="col">Location</th><th scope="col">Message</th></tr></thead>` +
-    `<tbody>${rows.join("")}</tbody></table></div>`
+    `<tbody>${rows.join("")}</tbody></table></div>${more > 0 ? `<p class="more-items">and ${grouped(more)} more (speky check lists them all)</p>` : ""}`
   );
 }

@@ -1,13 +1,14 @@
 // The index: what was generated from where, counts, coverage per category, and the table of
 // every requirement. The table is in the HTML (readable without script, printable); the
 // script filters and sorts its rows from a JSON copy of the searchable text.
-import { compareStrings } from "../diagnostics.js";
+import { compareStrings, escapeControl } from "../diagnostics.js";
 import type { CoverageBucket } from "../model/coverage.js";
 import { grouped } from "../quote.js";
+import { cut, SEARCH_TEXT_CHARS, TITLE_CHARS } from "./bounds.js";
 import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js";
 import { esc, jsonForScript } from "./escape.js";
 import { bucketBadge, plural, requirementHref } from "./fragments.js";
-import { page } from "./layout.js";
+import { pageParts } from "./layout.js";
 import { verificationSection } from "./verification.js";
 
 function generatedLine(data: ReportData): string {
@@ -94,7 +95,7 @@ function requirementsTable(data: ReportData): string {
     const code = (data.model.codeReferencesById.get(r.id) ?? []).length;
     const tags = r.tags.map((t) => `<span class="tag">${esc(t)}</span>`).join(" ");
     return (
-      `<tr><td><a class="id" href="${requirementHref(data, r.id, "")}">${esc(r.id)}</a></td><td>${esc(r.short ?? "")}</td>` +
+      `<tr><td><a class="id" href="${requirementHref(data, r.id, "")}">${esc(r.id)}</a></td><td>${esc(cut(r.short ?? "", TITLE_CHARS))}</td>` +
       `<td>${esc(r.category)}</td><td>${tags}</td><td>${bucketBadge(data.bucketOf.get(r.id)!)}</td><td class="num">${tests}</td><td class="num">${code}</td></tr>`
     );
   });
@@ -105,20 +106,34 @@ function requirementsTable(data: ReportData): string {
   );
 }
 
-/** Per requirement, in table order: [id, short, category, tags, bucket index, tests, code, text, link]. */
-function searchData(data: ReportData): string {
-  const rows = data.requirements.map((r) => [
-    r.id,
-    r.short ?? "",
-    r.category,
-    r.tags,
-    BUCKETS.indexOf(data.bucketOf.get(r.id)!),
-    (data.model.testedBy.get(r.id) ?? []).length,
-    (data.model.codeReferencesById.get(r.id) ?? []).length,
-    r.client_statement ? `${r.long}\n${r.client_statement}` : r.long,
-    requirementHref(data, r.id, ""),
-  ]);
-  return jsonForScript({ buckets: BUCKETS, labels: BUCKETS.map((b) => BUCKET_LABELS[b]), rows });
+/**
+ * Per requirement, in table order: [id, short, category, tags, bucket index, tests, code, text,
+ * link], one row at a time (the whole JSON of a large tree is never one string); titles and
+ * texts cut at TITLE_CHARS and SEARCH_TEXT_CHARS: search reads that much of each.
+ */
+const shownText = (text: string) => escapeControl(text, true);
+
+function* searchData(data: ReportData): Generator<string> {
+  const head = jsonForScript({ buckets: BUCKETS, labels: BUCKETS.map((b) => BUCKET_LABELS[b]), rows: [] });
+  yield head.slice(0, -2);
+  let first = true;
+  for (const r of data.requirements) {
+    // What the script shows, as esc() shows it in the rows written into the page.
+    const row = jsonForScript([
+      shownText(r.id),
+      shownText(cut(r.short ?? "", TITLE_CHARS)),
+      shownText(r.category),
+      r.tags.map(shownText),
+      BUCKETS.indexOf(data.bucketOf.get(r.id)!),
+      (data.model.testedBy.get(r.id) ?? []).length,
+      (data.model.codeReferencesById.get(r.id) ?? []).length,
+      cut(r.client_statement ? `${r.long}\n${r.client_statement}` : r.long, SEARCH_TEXT_CHARS),
+      requirementHref(data, r.id, ""),
+    ]);
+    yield first ? row : `,${row}`;
+    first = false;
+  }
+  yield "]}";
 }
 
 function shownNote(data: ReportData): string {
@@ -127,7 +142,7 @@ function shownNote(data: ReportData): string {
 }
 
 // speky:speky-ts#REPORT-INDEX
-export function indexPage(data: ReportData): string {
+export function indexPage(data: ReportData): Iterable<string> {
   const m = data.model;
   const problems = problemCount(data);
   const counts =
@@ -145,14 +160,21 @@ export function indexPage(data: ReportData): string {
     `<section aria-labelledby="requirements"><h2 id="requirements">Requirements</h2>\n${filters(data)}\n` +
     `<p id="status" class="status" role="status" aria-live="polite">${plural(data.requirements.length, "requirement")}${shownNote(data)}</p>\n` +
     `${requirementsTable(data)}\n<p class="more"><button type="button" id="show-more" hidden>Show more</button></p>\n` +
-    `<script type="application/json" id="report-data">${searchData(data)}</script>\n</section>`;
-  return page({
-    title: `${data.title} — traceability report`,
-    root: "",
-    section: "index",
-    body,
-    scripts: ["index.js"],
-    problems,
-    changes: data.changes !== undefined,
-  });
+    `<script type="application/json" id="report-data">`;
+  const parts = (function* () {
+    yield body;
+    yield* searchData(data);
+    yield "</script>\n</section>";
+  })();
+  return pageParts(
+    {
+      title: `${data.title} — traceability report`,
+      root: "",
+      section: "index",
+      scripts: ["index.js"],
+      problems,
+      changes: data.changes !== undefined,
+    },
+    parts,
+  );
 }

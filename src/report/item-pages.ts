@@ -2,11 +2,26 @@
 // steps, code at file:line. Views are <article>s, CHUNK per file (names.ts); a link's
 // fragment selects one, and the stylesheet then shows that one alone (:target).
 import type { Requirement, Test } from "../loader/types.js";
+import { firstOf, LIST_ITEMS, STEPS_CHARS } from "./bounds.js";
 import { problemCount, type ReportData } from "./data.js";
 import { esc } from "./escape.js";
-import { automationBadge, bucketBadge, codeTable, comments, idList, itemLink, section, steps, testHref, text } from "./fragments.js";
-import { page } from "./layout.js";
+import {
+  automationBadge,
+  bucketBadge,
+  codeTable,
+  comments,
+  idList,
+  itemLink,
+  moreItems,
+  section,
+  shortTitle,
+  steps,
+  testHref,
+  text,
+} from "./fragments.js";
+import { pageParts } from "./layout.js";
 import { requirementStatusFact, testStatusBadge, testStatusFact } from "./verification.js";
+import { stepsWeight } from "./weights.js";
 
 const ROOT = "../";
 
@@ -27,18 +42,27 @@ function properties(req: Requirement): string | null {
 }
 
 function testsOfRequirement(data: ReportData, req: Requirement, anchor: string): string {
-  const tests = data.model.testedBy.get(req.id) ?? [];
-  if (tests.length === 0) return `<p class="none">No test refers to this requirement.</p>`;
-  return tests
-    .map((t, i) => {
-      const short = t.short ? ` <span class="short">${esc(t.short)}</span>` : "";
-      const initial = t.initial ? `<p><span class="label">Initial state</span> <span class="text">${esc(t.initial)}</span></p>` : "";
-      return (
-        `<div class="test" role="group" aria-labelledby="${anchor}:test-${i}"><h4 id="${anchor}:test-${i}"><a class="id" href="${testHref(data, t.id, ROOT)}">${esc(t.id)}</a>${short} ` +
-        `${automationBadge(data.automated.get(t.id) ?? false)}${testStatusBadge(data, t.id)}</h4>${initial}${steps(t.steps)}</div>`
-      );
-    })
-    .join("\n");
+  const all = data.model.testedBy.get(req.id) ?? [];
+  if (all.length === 0) return `<p class="none">No test refers to this requirement.</p>`;
+  const { shown: tests, more } = firstOf(all, LIST_ITEMS);
+  // Steps while they stay under STEPS_CHARS; the tests after are links to their own views.
+  let budget = STEPS_CHARS;
+  return (
+    tests
+      .map((t, i) => {
+        budget -= stepsWeight(t);
+        const details =
+          budget < 0
+            ? ""
+            : (t.initial ? `<p><span class="label">Initial state</span> <span class="text">${esc(t.initial)}</span></p>` : "") +
+              steps(t.steps);
+        return (
+          `<div class="test" role="group" aria-labelledby="${anchor}:test-${i}"><h4 id="${anchor}:test-${i}"><a class="id" href="${testHref(data, t.id, ROOT)}">${esc(t.id)}</a>${shortTitle(t.short)} ` +
+          `${automationBadge(data.automated.get(t.id) ?? false)}${testStatusBadge(data, t.id)}</h4>${details}</div>`
+        );
+      })
+      .join("\n") + moreItems(more)
+  );
 }
 
 function requirementArticle(data: ReportData, req: Requirement, here: string): string {
@@ -88,14 +112,14 @@ function testArticle(data: ReportData, test: Test, here: string): string {
     testStatusFact(data, test.id) +
     (test.project !== null ? fact("Project", esc(test.project)) : "") +
     fact("Defined in", definedIn(test));
+  const refs = firstOf([...new Set(test.ref)], LIST_ITEMS);
   const validates = test.ref.length
-    ? `<ul class="ids">${[...new Set(test.ref)]
+    ? `<ul class="ids">${refs.shown
         .map((id) => {
-          const short = model.byId.get(id)?.short;
           const bucket = data.bucketOf.get(id);
-          return `<li>${itemLink(data, id, ROOT, here)}${short ? ` <span class="short">${esc(short)}</span>` : ""}${bucket ? ` ${bucketBadge(bucket)}` : ""}</li>`;
+          return `<li>${itemLink(data, id, ROOT, here)}${shortTitle(model.byId.get(id)?.short)}${bucket ? ` ${bucketBadge(bucket)}` : ""}</li>`;
         })
-        .join("")}</ul>`
+        .join("")}</ul>${moreItems(refs.more)}`
     : null;
   return (
     `<article class="item" id="${a}" aria-labelledby="${a}:title">\n${heading(a, test.id, test.short, "Test")}\n<dl class="facts">${facts}</dl>\n` +
@@ -110,27 +134,39 @@ function testArticle(data: ReportData, test: Test, here: string): string {
   );
 }
 
-function chunkPage(data: ReportData, kind: "Requirements" | "Tests", ids: string[], articles: string[]): string {
+function* chunkBody(kind: "Requirements" | "Tests", ids: string[], articles: Iterable<string>): Generator<string> {
   const range = ids.length === 1 ? esc(ids[0]) : `${esc(ids[0])} to ${esc(ids.at(-1)!)}`;
-  const body =
-    `<h1 class="chunk-title">${kind} <span class="sub">${range}</span></h1>\n` +
-    `<p class="chunk-note">This page holds ${articles.length} ${kind.toLowerCase()}; a link to one of them shows it alone. <a href="${ROOT}${kind === "Requirements" ? "index" : "tests"}.html">All ${kind.toLowerCase()}</a></p>\n` +
-    `<div class="items">\n${articles.join("\n")}\n</div>`;
-  return page({
-    title: `${kind} ${ids.length === 1 ? ids[0] : `${ids[0]} to ${ids.at(-1)}`} — ${data.title}`,
-    root: ROOT,
-    section: kind === "Requirements" ? "index" : "tests",
-    current: false,
+  yield `<h1 class="chunk-title">${kind} <span class="sub">${range}</span></h1>\n` +
+    `<p class="chunk-note">This page holds ${ids.length} ${kind.toLowerCase()}; a link to one of them shows it alone. <a href="${ROOT}${kind === "Requirements" ? "index" : "tests"}.html">All ${kind.toLowerCase()}</a></p>\n` +
+    `<div class="items">\n`;
+  let first = true;
+  for (const article of articles) {
+    yield first ? article : `\n${article}`;
+    first = false;
+  }
+  yield "\n</div>";
+}
+
+/** One page of item views, written one view at a time (a page is never one string). */
+function chunkPage(data: ReportData, kind: "Requirements" | "Tests", ids: string[], articles: Iterable<string>): Iterable<string> {
+  const body = chunkBody(kind, ids, articles);
+  return pageParts(
+    {
+      title: `${kind} ${ids.length === 1 ? ids[0] : `${ids[0]} to ${ids.at(-1)}`} — ${data.title}`,
+      root: ROOT,
+      section: kind === "Requirements" ? "index" : "tests",
+      current: false,
+      scripts: ["item.js"],
+      problems: problemCount(data),
+      changes: data.changes !== undefined,
+    },
     body,
-    scripts: ["item.js"],
-    problems: problemCount(data),
-    changes: data.changes !== undefined,
-  });
+  );
 }
 
 /** Each file of requirements/ with its content, in order. */
 // speky:speky-ts#REPORT-ITEM-PAGES
-export function* requirementFiles(data: ReportData): Generator<[string, string]> {
+export function* requirementFiles(data: ReportData): Generator<[string, Iterable<string>]> {
   yield* chunks(
     data.requirements,
     (r) => data.requirementPlace.get(r.id)!.file,
@@ -139,12 +175,12 @@ export function* requirementFiles(data: ReportData): Generator<[string, string]>
         data,
         "Requirements",
         items.map((r) => r.id),
-        items.map((r) => requirementArticle(data, r, `requirements/${file}`)),
+        lazily(items, (r) => requirementArticle(data, r, `requirements/${file}`)),
       ),
   );
 }
 
-export function* testFiles(data: ReportData): Generator<[string, string]> {
+export function* testFiles(data: ReportData): Generator<[string, Iterable<string>]> {
   yield* chunks(
     data.tests,
     (t) => data.testPlace.get(t.id)!.file,
@@ -153,16 +189,21 @@ export function* testFiles(data: ReportData): Generator<[string, string]> {
         data,
         "Tests",
         items.map((t) => t.id),
-        items.map((t) => testArticle(data, t, `tests/${file}`)),
+        lazily(items, (t) => testArticle(data, t, `tests/${file}`)),
       ),
   );
+}
+
+/** Each item rendered as the page is written, not all of a page at once. */
+function* lazily<T>(items: readonly T[], render: (item: T) => string): Generator<string> {
+  for (const item of items) yield render(item);
 }
 
 function* chunks<T>(
   items: readonly T[],
   fileOf: (item: T) => string,
-  render: (file: string, items: T[]) => string,
-): Generator<[string, string]> {
+  render: (file: string, items: T[]) => Iterable<string>,
+): Generator<[string, Iterable<string>]> {
   let group: T[] = [];
   let file = "";
   for (const item of items) {

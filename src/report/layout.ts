@@ -64,3 +64,16 @@ ${spec.body}
 </html>
 `;
 }
+
+/** Marks where the body goes; nothing after it in a page is the repository's (lastIndexOf finds ours). */
+const BODY_SLOT = "<!--speky:body-->";
+
+// speky:speky-ts#SEC-REPORT-BOUNDS
+/** A page as pieces, its body given piece by piece: a large page is never one string. */
+export function* pageParts(spec: Omit<PageSpec, "body">, body: Iterable<string>): Generator<string> {
+  const html = page({ ...spec, body: BODY_SLOT });
+  const at = html.lastIndexOf(BODY_SLOT);
+  yield html.slice(0, at);
+  yield* body;
+  yield html.slice(at + BODY_SLOT.length);
+}

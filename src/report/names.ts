@@ -3,6 +3,8 @@
 // whose element id is the fragment. IDs are hostile: `../x`, `a b`, `main`, names that differ
 // only in case, thousands of characters; each gets a portable, unique, deterministic anchor.
 
+import { PAGE_WEIGHT } from "./bounds.js";
+
 export const CHUNK = 100;
 
 export interface Place {
@@ -22,17 +24,32 @@ function baseAnchor(id: string): string {
   return base === "" ? "_" : base;
 }
 
-/** ID → place; ids must be given sorted (the report's order). */
-export function placeItems(ids: readonly string[]): Map<string, Place> {
+/**
+ * ID → place; ids must be given sorted (the report's order). A page holds CHUNK items, fewer
+ * when their `weights` (estimated characters of their views, weights.ts) pass PAGE_WEIGHT.
+ */
+// speky:speky-ts#SEC-REPORT-BOUNDS
+export function placeItems(ids: readonly string[], weights?: readonly number[]): Map<string, Place> {
   const places = new Map<string, Place>();
   const taken = new Set(RESERVED);
+  let page = 1;
+  let onPage = 0;
+  let weight = 0;
   ids.forEach((id, i) => {
     const base = baseAnchor(id);
     let anchor = base;
     // Case-insensitively unique: one anchor per item even where the file system folds case.
     for (let n = 2; taken.has(anchor.toLowerCase()); n++) anchor = `${base}-${n}`;
     taken.add(anchor.toLowerCase());
-    places.set(id, { file: `${String(Math.floor(i / CHUNK) + 1).padStart(4, "0")}.html`, anchor });
+    const w = weights?.[i] ?? 0;
+    if (onPage === CHUNK || (onPage > 0 && weight + w > PAGE_WEIGHT)) {
+      page++;
+      onPage = 0;
+      weight = 0;
+    }
+    onPage++;
+    weight += w;
+    places.set(id, { file: `${String(page).padStart(4, "0")}.html`, anchor });
   });
   return places;
 }

@@ -56,6 +56,8 @@ export function prepareOutput(dir: string): void {
 }
 
 const write = (file: string, content: string) => fs.writeFileSync(file, content, { flag: "wx" });
+/** Characters gathered before one write of a page given in pieces. */
+const WRITE_CHARS = 256 * 1024;
 
 export interface SiteStats {
   pages: number;
@@ -67,10 +69,31 @@ export function writeSite(data: ReportData, dir: string): SiteStats {
   prepareOutput(dir);
   let pages = 0;
   let bytes = 0;
-  const put = (file: string, content: string) => {
-    write(path.join(dir, file), content);
+  // Piece by piece: a page is never one string (src/report/bounds.ts).
+  const put = (file: string, content: string | Iterable<string>) => {
     if (file.endsWith(".html")) pages++;
-    bytes += Buffer.byteLength(content);
+    if (typeof content === "string") {
+      write(path.join(dir, file), content);
+      bytes += Buffer.byteLength(content);
+      return;
+    }
+    const fd = fs.openSync(path.join(dir, file), "wx");
+    let pending = "";
+    const flush = () => {
+      const buffer = Buffer.from(pending);
+      for (let at = 0; at < buffer.length; ) at += fs.writeSync(fd, buffer, at);
+      bytes += buffer.length;
+      pending = "";
+    };
+    try {
+      for (const piece of content) {
+        pending += piece;
+        if (pending.length >= WRITE_CHARS) flush();
+      }
+      flush();
+    } finally {
+      fs.closeSync(fd);
+    }
   };
   for (const sub of ["assets", "requirements", "tests"]) fs.mkdirSync(path.join(dir, sub));
   put("assets/report.css", STYLESHEET);

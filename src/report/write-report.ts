@@ -11,6 +11,7 @@ import { reportData } from "./data.js";
 import { DEFAULT_OUT, type ReportFormat } from "./formats.js";
 import { generation } from "./generation.js";
 import { markdownReport } from "./markdown.js";
+import { refuseLinkOut } from "./output-path.js";
 import { prepareOutput, writeSite } from "./site.js";
 
 export { DEFAULT_OUT, REPORT_FORMATS, type ReportFormat } from "./formats.js";
@@ -74,11 +75,13 @@ export async function runReport(paths: readonly string[], options: ReportOptions
     if (data.changes) markdown += `\n${(await import("../diff/format-markdown.js")).markdownReport(data.changes, () => undefined)}`;
     if (options.out === undefined) return { stdout: markdown, stderr: "", exitCode: 0 };
     const dir = path.resolve(cwd, options.out);
+    refuseLinkOut(cwd, options.out);
     prepareOutput(dir);
     fs.writeFileSync(path.join(dir, "report.md"), markdown, { flag: "wx" });
     return { stdout: `speky: wrote ${path.join(options.out, "report.md")}\n`, stderr: "", exitCode: 0 };
   }
   const out = options.out ?? DEFAULT_OUT;
+  refuseLinkOut(cwd, out);
   const stats = writeSite(data, path.resolve(cwd, out));
   return {
     stdout: `speky: wrote ${path.join(out, "index.html")} (${stats.pages} pages, ${(stats.bytes / 1e6).toFixed(1)} MB)\n`,

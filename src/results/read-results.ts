@@ -48,7 +48,7 @@ async function findFiles(sources: ResultsSources, diagnostics: Diagnostic[]): Pr
     }
   }
   for (const glob of sources.globs) {
-    const boundary: Boundary | null = sources.allowOutside ? null : boundaryFor(globStart(sources.cwd, glob), sources.cwd);
+    const boundary: Boundary | null = sources.allowOutside ? null : boundaryFor(globStart(sources.cwd, glob));
     const result = await walker.expand(sources.cwd, glob, { boundary, ignore: false, folder: keep });
     for (const p of result.problems)
       diagnostics.push({ file: glob, line: 0, column: 0, severity: p.severity, message: `--results: ${p.message}` });

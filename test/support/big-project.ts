@@ -11,6 +11,10 @@ const PER_FILE = 20_000;
 /** Code references of one requirement, and loader warnings: more than a page (DEFAULT_PAGE_ITEMS). */
 export const MANY = 6000;
 
+/** Files of three loader warnings each: with tests.yaml's four (three and a count), PROBLEMS in all. */
+const WARNING_FILES = 2000;
+export const PROBLEMS = 4 + 3 * WARNING_FILES;
+
 export const rid = (i: number) => `R-${String(i).padStart(6, "0")}`;
 
 export function bigProject(requirements: number, tests: number): string {
@@ -36,16 +40,25 @@ export function bigProject(requirements: number, tests: number): string {
       "    steps:",
       `      - action: do ${i}`,
     );
-    // One loader warning per test, for get_status's problems.
+    // A loader warning per test (3 kept, then a count: the per-file cap), for get_status's problems.
     if (i < MANY) testLines.push("    owner: nobody");
   }
   writeFileSync(path.join(dir, "tests.yaml"), `${testLines.join("\n")}\n`);
+  // More warnings than a page of problems: 3 in each of WARNING_FILES files (the per-file cap keeps 3).
+  mkdirSync(path.join(dir, "warn"));
+  const comment = `  - {about: ${rid(7)}, from: a, date: 01/01/2024, text: t, external: false, mood: x}`;
+  for (let f = 0; f < WARNING_FILES; f++) {
+    writeFileSync(
+      path.join(dir, "warn", `w${String(f).padStart(4, "0")}.yaml`),
+      `kind: comments\ncomments:\n${[comment, comment, comment].join("\n")}\n`,
+    );
+  }
   // One requirement tagged MANY times, for get_requirement's code references.
   mkdirSync(path.join(dir, "src"));
   writeFileSync(path.join(dir, "src", "tags.py"), Array.from({ length: MANY }, () => `# speky:big#${rid(1)}\n`).join(""));
   writeFileSync(
     path.join(dir, "speky.yaml"),
-    "kind: project\nname: big\nfiles:\n  - reqs*.yaml\n  - tests.yaml\ncode_sources:\n  - src/*.py\n",
+    "kind: project\nname: big\nfiles:\n  - reqs*.yaml\n  - tests.yaml\n  - warn/*.yaml\ncode_sources:\n  - src/*.py\n",
   );
   return dir;
 }

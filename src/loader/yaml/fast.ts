@@ -30,6 +30,8 @@ const AFTER_QUOTE = /^(?: +(?:#.*)?)?$/;
 const BLOCK_HEADER = /^[|>][+-]?(?: +(?:#.*)?)?$/;
 const EMPTY_FLOW_MAP = /^\{ *\}(?: +(?:#.*)?)?$/;
 const DOCUMENT_START = /^---(?: +(?:#.*)?)?$/;
+/** Entries of a map looked through for a duplicate key; past them, a set of its keys. */
+const SMALL_MAP = 16;
 
 /**
  * The tree of a simple YAML document; null for a document without content; undefined when
@@ -113,6 +115,10 @@ class SimpleYaml {
 
   private map(col: number): SMap {
     const node: SMap = { type: "map", entries: [], line: this.i + 1, column: col + 1 };
+    // speky:speky-ts#SEC-YAML-KEYS
+    // Keys seen, once the map is past a few (a scan of the entries per key was quadratic:
+    // 80,000 keys in one mapping took 15 s, issue 25); small maps, nearly all, scan.
+    let keys: Set<string> | undefined;
     for (let first = true; ; first = false) {
       if (!first) {
         const i = this.nextContent(this.i);
@@ -126,7 +132,12 @@ class SimpleYaml {
       const end = keyEnd(line, col);
       if (end < 0) giveUp();
       const key = line.slice(col, end);
-      if (key.endsWith(" ") || entryOf(node, key) !== undefined || plainTag(key) !== "str") giveUp();
+      if (key.endsWith(" ") || plainTag(key) !== "str") giveUp();
+      if (keys) {
+        if (keys.has(key)) giveUp();
+        keys.add(key);
+      } else if (entryOf(node, key) !== undefined) giveUp();
+      else if (node.entries.length === SMALL_MAP) keys = new Set([...node.entries.map((e) => e.key), key]);
       const keyLine = this.i + 1;
       const value = this.value(skipSpaces(line, end + 1), col, true) ?? scalar("null", null, keyLine, col + 1, "");
       node.entries.push({ key, value, line: keyLine, column: col + 1 });

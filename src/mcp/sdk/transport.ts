@@ -9,6 +9,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { boundedEcho } from "../bounded-errors.js";
 
 // The SDK's ErrorCode values, here so that this module loads without the SDK.
 const ErrorCode = { ParseError: -32700, InvalidRequest: -32600 } as const;
@@ -201,7 +202,7 @@ export class LineStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.resolve();
-    return this.write(`${JSON.stringify(message)}\n`);
+    return this.write(`${JSON.stringify(boundedEcho(message))}\n`);
   }
 
   async close(): Promise<void> {

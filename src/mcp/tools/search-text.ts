@@ -1,8 +1,10 @@
 import { z } from "zod";
-import { searchTextHits, tokenize } from "../../model/search.js";
+import { MAX_QUERY_CHARS, MAX_QUERY_WORDS, searchTextHits, searchTextReady, tokenize } from "../../model/search.js";
 import { quote } from "../../quote.js";
 import { lazy } from "../paging.js";
 import { defineTool, ToolError } from "../tool.js";
+
+const queryAllowed = (query: string) => query.length <= MAX_QUERY_CHARS && new Set(tokenize(query)).size <= MAX_QUERY_WORDS;
 
 export const searchTextTool = defineTool({
   name: "search_text",
@@ -30,8 +32,20 @@ export const searchTextTool = defineTool({
   },
   pages: ["results"],
   defaultLimit: 20,
+  // Ranked before the answer, yielding to the event loop (a long query must not hold the server).
+  prepare: (model, { query, kind }) =>
+    typeof query === "string" && queryAllowed(query)
+      ? searchTextReady(model, query, kind as "requirement" | "test" | undefined)
+      : undefined,
   run: (model, { query, kind }) => {
     if (tokenize(query).length === 0) throw new ToolError(`Query ${quote(query)} has no word to search for`);
+    if (query.length > MAX_QUERY_CHARS) {
+      throw new ToolError(`Query ${quote(query)} is too long: at most ${MAX_QUERY_CHARS} characters and ${MAX_QUERY_WORDS} words`);
+    }
+    const words = new Set(tokenize(query)).size;
+    if (words > MAX_QUERY_WORDS) {
+      throw new ToolError(`Query ${quote(query)} has ${words} words: at most ${MAX_QUERY_WORDS} are searched together`);
+    }
     const { order, hit } = searchTextHits(model, query, kind);
     return { results: lazy(order, hit) };
   },

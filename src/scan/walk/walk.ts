@@ -169,7 +169,7 @@ export async function expandPaths(
       jobs.add(absPath, realOrNull(absPath) ?? absPath, target);
     } else if (st?.isDirectory()) {
       // The folder is the user's own; a link under it leading outside its project is not.
-      const boundary: Boundary | null = options.allowOutside ? null : boundaryFor(absPath, cwd);
+      const boundary: Boundary | null = options.allowOutside ? null : boundaryFor(absPath);
       const { files, problems } = await walker.folder(absPath, p.split(path.sep).join("/"), isSource, {
         boundary,
         ignore: options.ignore ?? true,
