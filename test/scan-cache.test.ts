@@ -1,6 +1,6 @@
 // The persistent scan cache: same answers as a fresh scan whatever happened to the files or to
 // the cache file, never a file written in the scanned tree.
-import { spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -209,6 +209,9 @@ describe("scan cache", () => {
 
   // speky:speky-ts#TSCAN-REPLAY-LINKS
   it("replays a tree with links, and tells every change a link can bring", async () => {
+    // A git work tree: the project's boundary, which its links stay within (outside git, each
+    // folder named is a boundary of its own, and a link out of it is refused).
+    execFileSync("git", ["init", "-q", tree], { env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" } });
     write("elsewhere/far.py", "# speky:p#FAR\ndef far():\n    pass\n");
     write("elsewhere/other.py", "# speky:p#OTHER\ndef other():\n    pass\n");
     symlinkSync(path.join(tree, "elsewhere"), path.join(tree, "lib/linked")); // a folder

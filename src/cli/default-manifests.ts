@@ -1,8 +1,10 @@
 // What `speky check`, `speky report` and `speky scan` load when no manifest or spec is named:
 // `./speky.yaml`, else the top-level manifests under the working directory, found as the
 // editor finds them (src/loader/discover.ts). A folder named as a PATH is read the same way.
+
 import { statSync } from "node:fs";
 import path from "node:path";
+import { toPosix } from "../fs/paths.js";
 import { UsageError } from "./args.js";
 
 export const DEFAULT_MANIFEST = "speky.yaml";
@@ -20,8 +22,6 @@ export interface DefaultPaths {
   /** Which manifests discovery chose (null when none was needed): a line for stderr. */
   note: string | null;
 }
-
-const toPosix = (p: string) => p.split(path.sep).join("/");
 
 export function isDirectory(absPath: string): boolean {
   return statSync(absPath, { throwIfNoEntry: false })?.isDirectory() ?? false;

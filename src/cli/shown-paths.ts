@@ -2,9 +2,11 @@
 // manifest's root: MCP answers and scan JSON carry those); text and JSON findings name files
 // relative to the working directory, GitHub annotations relative to the repository root, so
 // that `speky check shop/speky.yaml` run at the top says `shop/specs/reqs.yaml:9:11`.
+
 import path from "node:path";
 import { absolutePathOf, type Diagnostic } from "../diagnostics.js";
-import { gitWorkTree, realOrResolved } from "../fs/boundary.js";
+import { gitWorkTree } from "../fs/boundary.js";
+import { realOrResolved, toPosix } from "../fs/paths.js";
 
 // speky:speky-ts#CLI-SHOWN-PATHS
 /** Where GitHub resolves an annotation's file: GITHUB_WORKSPACE, else the git work tree, else cwd. */
@@ -17,7 +19,7 @@ export function repositoryRoot(cwd: string, env: NodeJS.ProcessEnv = process.env
 
 /** An absolute path relative to `base`, '/'-separated ("." for base itself; "../" above it). */
 export function relativeTo(base: string): (absPath: string) => string {
-  return (absPath) => (path.relative(base, absPath) || ".").split(path.sep).join("/");
+  return (absPath) => toPosix(path.relative(base, absPath) || ".");
 }
 
 /** The diagnostic with its file relative to `show`'s base (as it was when its absolute path is unknown). */

@@ -2,8 +2,8 @@
 // changes.md). The logic is src/diff; this is the command line: arguments, formats, exit codes.
 import { statSync } from "node:fs";
 import path from "node:path";
-import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOption, UsageError } from "../cli/args.js";
-import { type Command, commandOptions, WALK_OPTIONS } from "../cli/command.js";
+import { CommandError, flag, listOption, type ParsedArgs, stringOption, UsageError } from "../cli/args.js";
+import { type Command, WALK_OPTIONS } from "../cli/command.js";
 import { verboseNote } from "../cli/verbose.js";
 import { quote } from "../quote.js";
 
@@ -116,8 +116,3 @@ revision, or a folder outside git.`,
     return exitCode;
   },
 };
-
-/** `speky diff ARGV...` run in-process (the bench, tools). */
-export async function runDiff(argv: readonly string[], cwd = process.cwd()): Promise<DiffOutcomeText> {
-  return diffOutcome(parseArgs(argv, commandOptions(diffCommand)), cwd);
-}

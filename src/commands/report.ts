@@ -1,7 +1,7 @@
 // `speky report` in the command registry (src/commands/index.ts): options, help, and the
 // mapping of output-folder failures to one line and exit 2.
-import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOption } from "../cli/args.js";
-import { type Command, commandOptions, RESULTS_OPTION } from "../cli/command.js";
+import { CommandError, flag, listOption, type ParsedArgs, stringOption } from "../cli/args.js";
+import { type Command, RESULTS_OPTION } from "../cli/command.js";
 import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
 import { fileErrorReason } from "../cli/file-error.js";
 import { escapeControl } from "../diagnostics.js";
@@ -68,8 +68,3 @@ manifest) or unusable output folder.`,
     return exitCode;
   },
 };
-
-/** `speky report ARGV...` run in-process (for tools and the bench). */
-export async function runReportCommand(argv: readonly string[], cwd = process.cwd()): Promise<ReportOutcome> {
-  return reportOutcome(parseArgs(argv, commandOptions(reportCommand)), cwd);
-}

@@ -1,9 +1,10 @@
 // One side of a diff: the model loaded and scanned from a tree (the working tree, or a
 // revision's snapshot), and what the comparison needs of that tree: where each code reference's
 // file is in the repository, and the file's text.
+
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { realOrResolved } from "../fs/boundary.js";
+import { realOrResolved, toPosix } from "../fs/paths.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { GitError } from "../git/git-error.js";
 import type { Repository, Revision } from "../git/repository.js";
@@ -41,8 +42,6 @@ export interface SideRequest {
   paths: readonly string[];
   options: ModelOptions;
 }
-
-const toPosix = (p: string) => p.split(path.sep).join("/");
 
 /** The path from the repository's top, or null when `abs` is outside it. */
 function inRepository(root: string, abs: string): string | null {

@@ -16,13 +16,7 @@ export const ALLOW_HINT = "--allow-outside lifts this for a trusted tree";
 /** The kernel's virtual file systems: endless files, and other processes' secrets. */
 const VIRTUAL = ["/proc", "/sys", "/dev"];
 
-export function realOrResolved(p: string): string {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return path.resolve(p);
-  }
-}
+import { realOrResolved } from "./paths.js";
 
 /** The deepest folder holding `dir` (itself included) that has a `.git` entry, or null. */
 export function gitWorkTree(dir: string): string | null {

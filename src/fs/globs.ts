@@ -17,13 +17,16 @@
 //   subfolders of the folder being matched), and the walk yields to the event loop at least
 //   every few milliseconds, so a running MCP server keeps answering while it walks a huge tree.
 //   A command line lists them on its own thread (`blocking`), for half the CPU.
-import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
+
+import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { compareStrings } from "../diagnostics.js";
 import { quote } from "../quote.js";
-import { ALLOW_HINT, allowed, BOUNDARY_WORDS, type Boundary, isVirtual, realOrResolved } from "./boundary.js";
+import { Turns } from "../turns.js";
+import { ALLOW_HINT, allowed, BOUNDARY_WORDS, type Boundary, isVirtual } from "./boundary.js";
 import { IgnoreStack } from "./ignore-rules.js";
+import { realOrNull, realOrResolved } from "./paths.js";
 import { compileWildcard } from "./wildmatch.js";
 
 /** Never walked nor listed. */
@@ -91,10 +94,6 @@ export interface WalkCache {
 }
 
 /** Python sorts paths part by part: `a/b` comes before `a-c`, unlike as plain strings. */
-export function comparePaths(a: string, b: string): number {
-  return compareParts(a.split(path.sep), b.split(path.sep));
-}
-
 function compareParts(pa: readonly string[], pb: readonly string[]): number {
   for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
     const c = compareStrings(pa[i], pb[i]);
@@ -171,14 +170,6 @@ function statThrough(p: string): Stats | undefined | null {
   }
 }
 
-function realpathOrNull(p: string): string | null {
-  try {
-    return realpathSync(p);
-  } catch {
-    return null;
-  }
-}
-
 const isSpecial = (e: Dirent) => e.isFIFO() || e.isSocket() || e.isCharacterDevice() || e.isBlockDevice();
 
 interface Rule {
@@ -202,9 +193,6 @@ interface Frame {
   depth: number;
   ignore: IgnoreStack | null;
 }
-
-/** Milliseconds a walk may hold the event loop before it yields. */
-const SLICE_MS = 8;
 
 /** Refusal words for a pattern leaving the boundary. */
 function outsideMessage(pattern: string, what: string | null): string {
@@ -259,7 +247,7 @@ const VANISHED = new Set(["ENOENT", "ENOTDIR"]);
 export class GlobWalker {
   private readonly listings = new Map<string, Promise<Dirent[] | Unlisted>>();
   private recording: { dirs: Map<string, DirStamp>; links: [abs: string, real: string][]; cacheable: boolean } | null = null;
-  private lastYield = performance.now();
+  private readonly turns = new Turns(true);
   /** How many files the last walk reached (WalkCache.dryRun: more than it returns). */
   private reached = 0;
 
@@ -277,9 +265,7 @@ export class GlobWalker {
 
   // speky:speky-ts#WALK-NO-BLOCKING
   private async breathe(): Promise<void> {
-    if (performance.now() - this.lastYield < SLICE_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    this.lastYield = performance.now();
+    await this.turns.maybeTake();
   }
 
   private stamp(p: string): void {
@@ -326,7 +312,7 @@ export class GlobWalker {
     const literal = path.resolve(root, glob ? glob.base : pattern);
     const refused = confinementProblem(root, pattern, options.boundary);
     if (refused) return { files: [], problems: [refused] };
-    const real = realpathOrNull(literal);
+    const real = realOrNull(literal);
     let files: Reached[] = [];
     let reached = 0;
     if ((glob ? glob.base : pattern).split("/").includes(GIT_DIR)) {
@@ -380,7 +366,7 @@ export class GlobWalker {
   /** The files under a folder given on the command line that `keep` accepts. */
   async folder(dir: string, display: string, keep: (abs: string) => boolean, options: Omit<GlobOptions, "folder">): Promise<GlobOutcome> {
     const problems: GlobProblem[] = [];
-    const real = realpathOrNull(dir);
+    const real = realOrNull(dir);
     if (real === null) return { files: [], problems };
     const files = await this.walk(
       dir,
@@ -486,7 +472,7 @@ export class GlobWalker {
             isFile = true;
             isDir = false;
           } else {
-            const target = realpathOrNull(abs);
+            const target = realOrNull(abs);
             if (target === null) continue;
             if (!allowed(options.boundary, target) || isVirtual(target)) {
               // Refused where the pattern would have gone: a folder within reach, or a name it matches.

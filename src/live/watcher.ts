@@ -9,10 +9,12 @@
 // walked and watched as soon as its creation is reported. What is pruned follows the walk rule
 // of src/fs/globs.ts: .git never, folders excluded by .gitignore/.ignore rules inside a git
 // work tree (unless --no-ignore). The walk yields to the event loop as the scan's does.
+
 import { type FSWatcher, readdirSync, realpathSync, statSync, watch } from "node:fs";
 import path from "node:path";
 import { GIT_DIR } from "../fs/globs.js";
 import { IgnoreStack } from "../fs/ignore-rules.js";
+import { Turns } from "../turns.js";
 
 export interface WatchPlan {
   /** Directories watched with everything below them (but .git and ignored folders). */
@@ -26,8 +28,6 @@ export interface WatchPlan {
   results?: readonly string[];
 }
 
-/** Milliseconds a tree walk may hold the event loop before it yields. */
-const SLICE_MS = 8;
 /** A tree bigger than this is watched partly, with a warning, rather than exhausting inotify. */
 const MAX_DIRECTORIES = 20_000;
 
@@ -144,7 +144,7 @@ export class TreeWatcher {
     }
     const loc = (dir: string) => realRoot + dir.slice(root.length);
     const stack: { dir: string; rules: IgnoreStack | null }[] = [{ dir: root, rules: rootRules }];
-    let lastYield = performance.now();
+    const turns = new Turns(true);
     while (stack.length > 0 && !this.closed) {
       const { dir, rules: outer } = stack.pop()!;
       // The plan may have changed while this walk yielded.
@@ -164,10 +164,7 @@ export class TreeWatcher {
         if (this.isIgnored(child, root) || rules?.ignores(loc(child), true)) continue;
         stack.push({ dir: child, rules });
       }
-      if (performance.now() - lastYield > SLICE_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        lastYield = performance.now();
-      }
+      await turns.maybeTake();
     }
   }
 

@@ -1,8 +1,9 @@
 // `source_links` of a manifest, with `auto` read from git as speky reads it.
+
 import { execFile } from "node:child_process";
-import { realpathSync } from "node:fs";
 import path from "node:path";
 import { gitWorkTree } from "../fs/boundary.js";
+import { realOrResolved } from "../fs/paths.js";
 import { quote } from "../quote.js";
 import type { SourceLinks } from "./types.js";
 
@@ -85,7 +86,7 @@ export async function resolveSourceLinks(
   dir: string,
   questions: GitQuestions = new GitQuestions(),
 ): Promise<LinksResult> {
-  const realDir = realOrSame(dir);
+  const realDir = realOrResolved(dir);
   const [remote, head, top] = await Promise.all([
     url === "auto" ? questions.ask(realDir, "remote", "get-url", "origin") : { out: url },
     branch === "auto" ? questions.ask(realDir, "rev-parse", "--abbrev-ref", "HEAD") : { out: branch },
@@ -121,14 +122,6 @@ async function unbornBranch(realDir: string, questions: GitQuestions): Promise<s
   if ("out" in symbolic && symbolic.out !== "") return symbolic.out;
   const configured = await questions.ask(realDir, "config", "--get", "init.defaultBranch");
   return "out" in configured && configured.out !== "" ? configured.out : "main";
-}
-
-function realOrSame(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return dir;
-  }
 }
 
 function git(cwd: string, args: string[]): Promise<Answer> {

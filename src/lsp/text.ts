@@ -26,15 +26,3 @@ export function codePointColumn(line: string, units: number): number {
 export function splitLines(text: string): string[] {
   return text.split("\n");
 }
-
-/** Characters an ID may hold, in tags and in spec files alike. */
-export const ID_CHAR = /[A-Za-z0-9_-]/;
-
-/** The ID-shaped word around a 0-based UTF-16 offset of a line, or null. */
-export function wordAt(line: string, character: number): { word: string; start: number; end: number } | null {
-  let start = character;
-  let end = character;
-  while (start > 0 && ID_CHAR.test(line[start - 1])) start--;
-  while (end < line.length && ID_CHAR.test(line[end])) end++;
-  return end > start ? { word: line.slice(start, end), start, end } : null;
-}

@@ -96,10 +96,6 @@ export function sortedOneliners(items: Iterable<Item>): Oneliner[] {
   return uniqueSorted(items).map(oneliner);
 }
 
-export function sortedSummaries(items: Iterable<Item>): Summary[] {
-  return uniqueSorted(items).map(summary);
-}
-
 export function comment(c: Comment): CommentShape {
   return { date: c.date, from: c.from, text: c.text, external: c.external };
 }

@@ -17,7 +17,8 @@ export interface TagAtPlace {
   url?: string;
 }
 
-const toPosix = (p: string) => p.replace(/\\/g, "/");
+/** A client may write `a\\b` for a path: compared as `a/b`. */
+const clientSlashes = (p: string) => p.replace(/\\/g, "/");
 
 /**
  * The absolute paths a client's `file` may mean. Displayed paths are relative to the root of
@@ -26,7 +27,7 @@ const toPosix = (p: string) => p.replace(/\\/g, "/");
  * absolute path, `./x` or `a\\b`.
  */
 export function candidatePaths(model: Model, file: string, cwd: string): Set<string> {
-  const given = toPosix(file);
+  const given = clientSlashes(file);
   const candidates = new Set<string>();
   if (path.isAbsolute(file) || path.posix.isAbsolute(given)) candidates.add(path.resolve(file));
   else for (const base of [...model.manifests.map((m) => m.root), cwd]) candidates.add(path.resolve(base, given));

@@ -259,11 +259,6 @@ function hit(ranked: Ranked, doc: number): SearchHit {
 }
 
 // speky:speky-ts#MCP-SEARCH-TEXT
-export function searchText(model: Model, query: string, kind?: Item["kind"], limit = 20): SearchHit[] {
-  const ranked = rank(model, query, kind);
-  return ranked.order.slice(0, Math.max(0, limit)).map((doc) => hit(ranked, doc));
-}
-
 /** Every hit, best first, shaped only when a page of them is answered (src/mcp/paging.ts). */
 export function searchTextHits(
   model: Model,

@@ -2,8 +2,10 @@
 // tags, comments, code_refs_by_id, each manifest's coverage), rebuilt from our model with
 // speky's semantics: lists in load order, repeats kept (a tag written twice lists its
 // requirement twice), references in the form speky's scanner gives them.
+
 import fs from "node:fs";
 import path from "node:path";
+import { toPosix } from "../fs/paths.js";
 import type { Comment, Item, Manifest, Requirement, SourceLinks, Test } from "../loader/types.js";
 import type { Model } from "../model/model.js";
 import { compareCodePoints } from "./python-text.js";
@@ -107,5 +109,5 @@ export function urlFor(links: SourceLinks | undefined, file: string): string | n
   }
   const relative = path.relative(links.gitRoot, real);
   if (relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return null;
-  return `${links.url}/blob/${links.branch}/${relative === "" ? "." : relative.split(path.sep).join("/")}`;
+  return `${links.url}/blob/${links.branch}/${relative === "" ? "." : toPosix(relative)}`;
 }

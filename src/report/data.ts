@@ -58,9 +58,6 @@ const emptyCounts = (): Record<CoverageBucket, number> => ({
   automated_test_plan: 0,
 });
 
-/** Tests of a requirement, sorted by ID. */
-export const testsOf = (data: ReportData, id: string): readonly Test[] => data.model.testedBy.get(id) ?? [];
-
 function reportTitle(model: Model): string {
   const names = [...new Set(model.manifests.filter((m) => m.parent === null).map((m) => m.name))];
   return names.length > 0 ? names.join(", ") : "Specification";

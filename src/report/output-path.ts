@@ -4,7 +4,8 @@
 // (absolute, or `../`) is the user's own choice; below it, every link must stay below it.
 import fs from "node:fs";
 import path from "node:path";
-import { realOrResolved, within } from "../fs/boundary.js";
+import { within } from "../fs/boundary.js";
+import { realOrResolved } from "../fs/paths.js";
 import { quote } from "../quote.js";
 import { OutputError } from "./site.js";
 

@@ -1,10 +1,12 @@
 // Which results files a model reads, and reading them: the manifests' `test_results` globs
 // (relative to each root, confined like code_sources) and the command line's `--results`
 // globs (relative to the working directory), each real file once, in the globs' order.
+
 import path from "node:path";
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import { type Boundary, boundaryFor } from "../fs/boundary.js";
 import { compileGlob, GlobWalker } from "../fs/globs.js";
+import { toPosix } from "../fs/paths.js";
 import { MAX_TESTCASES, readJUnitFile } from "./junit-reader.js";
 import type { ResultsSources } from "./sources.js";
 import type { ResultsFile, ResultsRead, Testcase } from "./types.js";
@@ -17,8 +19,6 @@ interface Found {
   real: string;
   display: string;
 }
-
-const toPosix = (p: string) => p.split(path.sep).join("/");
 
 /** The folder a glob's walk starts from, absolute. */
 function globStart(base: string, glob: string): string {

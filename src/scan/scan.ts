@@ -6,8 +6,10 @@
 // file (read/read-jobs.ts) the cache or a read with a byte-level prefilter and, for the files
 // holding the marker, a parse by engine/ (pure: text in, tags out), in a worker pool when it pays
 // (read/pool.ts) → merge in file order, so the output is the same however it ran.
+
 import path from "node:path";
 import { compareDiagnostics, compareStrings, type Diagnostic, locatedAt } from "../diagnostics.js";
+import { toPosix } from "../fs/paths.js";
 import type { ScanCache } from "./cache/cache.js";
 import { saveLater } from "./cache/cache-save.js";
 import type { FileOutline } from "./engine/spans.js";
@@ -21,10 +23,6 @@ import { expandPaths, expandTargets, expandTargetsFor, type FileJob, type WalkSe
 
 export { cacheWritten } from "./cache/cache-save.js";
 export type { PathScanOptions, ScanOptions } from "./options.js";
-
-function toPosix(p: string): string {
-  return path.sep === "/" ? p : p.split(path.sep).join("/");
-}
 
 function displayPath(target: ScanTarget, absPath: string): string {
   const root = target.root.endsWith(path.sep) ? target.root : target.root + path.sep;

@@ -87,8 +87,3 @@ export function cacheSigningKey(dir: string, create: boolean): Buffer | string {
   }
   return "the cache key cannot be read";
 }
-
-/** Forgets the keys read (tests that replace a key file). */
-export function forgetSigningKeys(): void {
-  keys.clear();
-}

@@ -2,6 +2,8 @@
 // replayed): per file the cached outcome, or a read with a byte-level prefilter and, for the
 // files holding the marker, a parse (worker-task.ts), in a worker pool when it pays (pool.ts),
 // fed while the walk still runs for a cold scan (walk-feed.ts). Loaded only then.
+
+import { Turns } from "../../turns.js";
 import type { Previous, ScanCache } from "../cache/cache.js";
 import { saveLater } from "../cache/cache-save.js";
 import type { FileResult } from "../engine/file.js";
@@ -11,7 +13,6 @@ import type { FileJob, WalkSetup } from "../walk/walk.js";
 import { startWorkers } from "./pool.js";
 import { Progress } from "./progress.js";
 import { runTasks } from "./run-tasks.js";
-import { Turns } from "./turns.js";
 import { optimizeLateIfAllowed } from "./v8-flags.js";
 import { type Settled, WalkFeed } from "./walk-feed.js";
 import { type CacheEntry, type FileTask, noTagsResult, type TaskOutcome } from "./worker-task.js";

@@ -2,11 +2,11 @@
 // in the pool when many, else read here with only the parses of tagged files pooled when there
 // is enough of them (read/pool.ts).
 import { closeSync } from "node:fs";
+import { NO_TURNS, type Turns } from "../../turns.js";
 import { languageForPath } from "../grammar/languages.js";
 import { grammarTraps } from "../grammar/traps.js";
 import { POOL_MIN_FILES, POOL_MIN_PARSE_BYTES, pool, poolPossible } from "./pool.js";
 import { poolSize } from "./pool-size.js";
-import { NO_TURNS, type Turns } from "./turns.js";
 import {
   type FileTask,
   isPending,

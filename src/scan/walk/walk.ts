@@ -3,12 +3,14 @@
 // too; here only what is particular to code: a folder named outright means the files under it
 // that some grammar reads, ignore files apply, each real file is scanned once, and a pattern's
 // problems become diagnostics at the manifest line that holds it.
-import { realpathSync, statSync } from "node:fs";
+
+import { statSync } from "node:fs";
 import path from "node:path";
 import { compareStrings, type Diagnostic, locatedAt } from "../../diagnostics.js";
 import { type Boundary, boundaryFor } from "../../fs/boundary.js";
 import { type GlobProblem, GlobWalker, patternReaches, type Reached, type WalkCache } from "../../fs/globs.js";
 import { isIgnoredFile } from "../../fs/ignore-rules.js";
+import { realOrNull, toPosix } from "../../fs/paths.js";
 import { languageForPath } from "../grammar/languages.js";
 import type { ScanTarget } from "../types.js";
 
@@ -97,14 +99,6 @@ export async function expandTargets(targets: ScanTarget[], walk: WalkSetup = {})
   return { jobs: jobs.sorted(), diagnostics };
 }
 
-function realOrNull(p: string): string | null {
-  try {
-    return realpathSync(p);
-  } catch {
-    return null;
-  }
-}
-
 /** Whether one existing file is among a pattern's files, without walking (pre-commit mode). */
 function patternHas(target: ScanTarget, pattern: string, file: string): boolean {
   const literal = path.resolve(target.root, pattern);
@@ -170,7 +164,7 @@ export async function expandPaths(
     } else if (st?.isDirectory()) {
       // The folder is the user's own; a link under it leading outside its project is not.
       const boundary: Boundary | null = options.allowOutside ? null : boundaryFor(absPath);
-      const { files, problems } = await walker.folder(absPath, p.split(path.sep).join("/"), isSource, {
+      const { files, problems } = await walker.folder(absPath, toPosix(p), isSource, {
         boundary,
         ignore: options.ignore ?? true,
       });

@@ -1,6 +1,7 @@
-// Long scan loops that share a thread with a server: they give the event loop a turn every few
-// milliseconds, so that requests keep being answered while a background scan runs. The check
-// is synchronous and cheap; only a due turn costs an await (a macrotask, so I/O callbacks run).
+// Long loops that share a thread with a server (a background scan, a walk, the watcher's walk):
+// they give the event loop a turn every few milliseconds, so that requests keep being answered
+// meanwhile. The check is synchronous and cheap; only a due turn costs an await (a macrotask, so
+// I/O callbacks run).
 
 /** Longest stretch of loop work between two turns of the event loop. */
 const SLICE_MS = 8;
@@ -19,6 +20,11 @@ export class Turns {
   async take(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.last = performance.now();
+  }
+
+  /** A turn if one is due. */
+  async maybeTake(): Promise<void> {
+    if (this.due()) await this.take();
   }
 }
 

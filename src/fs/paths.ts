@@ -1,0 +1,22 @@
+// Paths as the project shows and compares them: one way each, shared by every stage.
+import fs from "node:fs";
+import path from "node:path";
+
+/** A path of this system with `/` separators, as every output and the cache write paths. */
+export function toPosix(p: string): string {
+  return path.sep === "/" ? p : p.split(path.sep).join("/");
+}
+
+/** The real path (links resolved), or null when there is none (missing, a loop, no access). */
+export function realOrNull(p: string): string | null {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** The real path, or the path itself made absolute when it has none. */
+export function realOrResolved(p: string): string {
+  return realOrNull(p) ?? path.resolve(p);
+}
