@@ -45,6 +45,25 @@ export const WALK_OPTIONS: OptionSpec[] = [
   },
 ];
 
+/** The options of every command that loads a model: an extra comment file, no cache. */
+export const CSV_OPTION: OptionSpec = { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" };
+export const NO_CACHE_OPTION: OptionSpec = { name: "no-cache", help: "scan every file afresh" };
+export const VERBOSE_CACHE_OPTION: OptionSpec = { name: "verbose", help: "say on stderr why the scan cache was not used" };
+
+/** What a command's run prints and exits with. */
+export interface Printed {
+  stdout: string;
+  stderr?: string;
+  exitCode: number;
+}
+
+/** Prints a command's outcome; its exit code. */
+export function print(outcome: Printed, context: CommandContext): number {
+  context.stdout(outcome.stdout);
+  if (outcome.stderr) context.stderr(outcome.stderr);
+  return outcome.exitCode;
+}
+
 /** JUnit XML test results (src/results): shared by check, report, lsp and speky-mcp. */
 export const RESULTS_OPTION: OptionSpec = {
   name: "results",

@@ -4,7 +4,15 @@
 
 import path from "node:path";
 import { flag, listOption, type ParsedArgs, stringOption } from "../cli/args.js";
-import { type Command, type CommandContext, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
+import {
+  type Command,
+  type CommandContext,
+  CSV_OPTION,
+  NO_CACHE_OPTION,
+  RESULTS_OPTION,
+  VERBOSE_CACHE_OPTION,
+  WALK_OPTIONS,
+} from "../cli/command.js";
 import { DEFAULT_HELP, isDirectory, manifestPaths } from "../cli/default-manifests.js";
 import { relativeTo, repositoryRoot, shownDiagnostic } from "../cli/shown-paths.js";
 import { verboseNote } from "../cli/verbose.js";
@@ -128,9 +136,9 @@ Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error (or 
   options: [
     { name: "format", value: "FORMAT", choices: CHECK_FORMATS, help: "how findings are printed (default: text)" },
     { name: "strict", help: "warnings fail the check too" },
-    { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
-    { name: "no-cache", help: "scan every file afresh" },
-    { name: "verbose", help: "say on stderr why the scan cache was not used" },
+    CSV_OPTION,
+    NO_CACHE_OPTION,
+    VERBOSE_CACHE_OPTION,
     RESULTS_OPTION,
     { name: "require-verified", help: "fail for every requirement of the coverage scope that is not verified by the results" },
     ...WALK_OPTIONS,

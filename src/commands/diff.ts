@@ -3,7 +3,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { CommandError, flag, listOption, type ParsedArgs, stringOption, UsageError } from "../cli/args.js";
-import { type Command, WALK_OPTIONS } from "../cli/command.js";
+import { type Command, CSV_OPTION, NO_CACHE_OPTION, print, VERBOSE_CACHE_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { verboseNote } from "../cli/verbose.js";
 import { quote } from "../quote.js";
 
@@ -105,14 +105,12 @@ revision, or a folder outside git.`,
     { name: "format", value: "FORMAT", choices: DIFF_FORMATS, help: "text (default, a terminal), markdown (a pull request) or json" },
     { name: "fail-on", value: "NAME,...", repeat: true, help: "exit 1 when one of these parts of the diff is not empty" },
     { name: "report-url", value: "URL", help: "link IDs in the Markdown to the HTML report published at URL" },
-    { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
-    { name: "no-cache", help: "scan every file afresh" },
-    { name: "verbose", help: "say on stderr why the scan cache was not used" },
+    CSV_OPTION,
+    NO_CACHE_OPTION,
+    VERBOSE_CACHE_OPTION,
     ...WALK_OPTIONS,
   ],
   async run(args, context) {
-    const { stdout, exitCode } = await diffOutcome(args, context.cwd);
-    context.stdout(stdout);
-    return exitCode;
+    return print(await diffOutcome(args, context.cwd), context);
   },
 };

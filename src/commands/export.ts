@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { CommandError, flag, listOption, type ParsedArgs, stringOption } from "../cli/args.js";
-import { type Command, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
+import { type Command, CSV_OPTION, NO_CACHE_OPTION, print, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
 import { fileErrorReason } from "../cli/file-error.js";
 import { escapeControl, formatDiagnostic } from "../diagnostics.js";
@@ -68,15 +68,12 @@ ${DEFAULT_HELP} The same tree gives the same bytes.
 Exit codes: 0 written, 1 when the specs do not load (nothing written), 2 usage or output error.`,
   options: [
     { name: "out", short: "o", value: "FILE", help: "write the document into FILE instead of stdout" },
-    { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
-    { name: "no-cache", help: "scan every file afresh" },
+    CSV_OPTION,
+    NO_CACHE_OPTION,
     RESULTS_OPTION,
     ...WALK_OPTIONS,
   ],
   async run(args, context) {
-    const { stdout, stderr, exitCode } = await runExport(args, context.cwd);
-    context.stdout(stdout);
-    context.stderr(stderr);
-    return exitCode;
+    return print(await runExport(args, context.cwd), context);
   },
 };

@@ -1,7 +1,7 @@
 // `speky report` in the command registry (src/commands/index.ts): options, help, and the
 // mapping of output-folder failures to one line and exit 2.
 import { CommandError, flag, listOption, type ParsedArgs, stringOption } from "../cli/args.js";
-import { type Command, RESULTS_OPTION } from "../cli/command.js";
+import { type Command, CSV_OPTION, NO_CACHE_OPTION, print, RESULTS_OPTION } from "../cli/command.js";
 import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
 import { fileErrorReason } from "../cli/file-error.js";
 import { escapeControl } from "../diagnostics.js";
@@ -56,15 +56,12 @@ manifest) or unusable output folder.`,
   options: [
     { name: "out", short: "o", value: "DIR", help: `output folder (default: ${DEFAULT_OUT}/ for html, stdout for markdown)` },
     { name: "format", value: "FORMAT", choices: REPORT_FORMATS, help: "html (default) or markdown" },
-    { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
+    CSV_OPTION,
     { name: "diff", value: "BASE", help: 'add a "changes" page: the changes since git revision BASE' },
-    { name: "no-cache", help: "scan every file afresh" },
+    NO_CACHE_OPTION,
     RESULTS_OPTION,
   ],
   async run(args, context) {
-    const { stdout, stderr, exitCode } = await reportOutcome(args, context.cwd);
-    context.stdout(stdout);
-    context.stderr(stderr);
-    return exitCode;
+    return print(await reportOutcome(args, context.cwd), context);
   },
 };

@@ -4,7 +4,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOption } from "../cli/args.js";
-import { type Command, commandOptions, WALK_OPTIONS } from "../cli/command.js";
+import { type Command, CSV_OPTION, commandOptions, NO_CACHE_OPTION, print, VERBOSE_CACHE_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
 import { fileErrorReason } from "../cli/file-error.js";
 import { relativeTo, shownDiagnostic } from "../cli/shown-paths.js";
@@ -95,16 +95,13 @@ output.`,
   options: [
     { name: "output", short: "o", value: "FILE", help: "write the JSON to FILE instead of stdout" },
     { name: "project", value: "NAME", help: "scan the given paths for tags of project NAME" },
-    { name: "csv", short: "C", value: "CSV", repeat: true, help: "an extra comment file" },
-    { name: "no-cache", help: "scan every file afresh" },
-    { name: "verbose", help: "say on stderr why the scan cache was not used" },
+    CSV_OPTION,
+    NO_CACHE_OPTION,
+    VERBOSE_CACHE_OPTION,
     ...WALK_OPTIONS,
   ],
   async run(args, context) {
-    const { stdout, stderr, exitCode } = await scanOutcome(args, context.cwd);
-    context.stdout(stdout);
-    context.stderr(stderr);
-    return exitCode;
+    return print(await scanOutcome(args, context.cwd), context);
   },
 };
 

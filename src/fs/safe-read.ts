@@ -137,16 +137,10 @@ export function readRegularSync(file: string, options: SafeOpenOptions = {}): Fi
 
 /** readRegularSync without blocking the event loop (the MCP server reloads while serving). */
 export async function readRegular(file: string, options: SafeOpenOptions = {}): Promise<FileBytes | Refusal> {
-  let handle: fs.promises.FileHandle;
+  const opened = await openRegular(file, options);
+  if (isRefusal(opened)) return opened;
+  const { handle, stat } = opened;
   try {
-    handle = await fs.promises.open(file, flags(options));
-  } catch (err) {
-    return refusalOfError(err, options);
-  }
-  try {
-    const stat = await handle.stat();
-    const refusal = checkStat(stat, options);
-    if (refusal) return refusal;
     const bytes = Buffer.allocUnsafe(stat.size);
     let done = 0;
     while (done < bytes.length) {

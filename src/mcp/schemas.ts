@@ -67,3 +67,6 @@ export const problem = z.object({
   severity: z.enum(["error", "warning"]),
   message: z.string(),
 });
+
+/** A list of requirement summaries, one bucket of a partition (test_plan_coverage, verification_status). */
+export const summaries = (what: string) => z.array(summary).describe(what);

@@ -8,6 +8,7 @@
 // speky:speky-ts#MYST-OUTPUT
 import fs from "node:fs";
 import path from "node:path";
+import { outputFolderState } from "../fs/output-folder.js";
 import { quote } from "../quote.js";
 
 export class PagesOutputError extends Error {}
@@ -57,18 +58,10 @@ export function unwritablePages(files: ReadonlyMap<string, string>): string[] {
 
 /** Makes `dir` an empty folder that holds nothing of anyone else's. */
 function prepare(dir: string, shown: string): void {
-  let stat: fs.Stats | undefined;
-  try {
-    stat = fs.lstatSync(dir);
-  } catch {
-    stat = undefined;
-  }
-  if (stat === undefined) {
-    fs.mkdirSync(dir, { recursive: true });
-    return;
-  }
-  if (stat.isSymbolicLink()) throw new PagesOutputError(`output folder ${quote(shown)} is a symbolic link; give the real folder`);
-  if (!stat.isDirectory()) throw new PagesOutputError(`output folder ${quote(shown)} exists and is not a folder`);
+  const state = outputFolderState(dir);
+  if (state === "made") return;
+  if (state === "link") throw new PagesOutputError(`output folder ${quote(shown)} is a symbolic link; give the real folder`);
+  if (state === "not-a-folder") throw new PagesOutputError(`output folder ${quote(shown)} exists and is not a folder`);
   const foreign = foreignEntry(dir);
   if (foreign !== null) {
     throw new PagesOutputError(

@@ -3,6 +3,8 @@
 // (O_EXCL), so that a planted symbolic link is never followed out of the folder.
 import fs from "node:fs";
 import path from "node:path";
+import { outputFolderState } from "../fs/output-folder.js";
+import { quote } from "../quote.js";
 import { changesPage } from "./changes-page.js";
 import type { ReportData } from "./data.js";
 import { indexPage } from "./index-page.js";
@@ -31,21 +33,16 @@ export class OutputError extends Error {}
 /** Makes `dir` an empty-of-our-files folder we may write into. */
 // speky:speky-ts#REPORT-SAFE
 export function prepareOutput(dir: string): void {
-  let stat: fs.Stats | undefined;
-  try {
-    stat = fs.lstatSync(dir);
-  } catch {
-    stat = undefined;
-  }
-  if (stat === undefined) {
-    fs.mkdirSync(dir, { recursive: true });
-  } else if (stat.isSymbolicLink()) {
-    throw new OutputError(`output folder '${dir}' is a symbolic link; give the real folder`);
-  } else if (!stat.isDirectory()) {
-    throw new OutputError(`output folder '${dir}' exists and is not a folder`);
-  } else if (fs.readdirSync(dir).length > 0) {
+  const state = outputFolderState(dir);
+  if (state === "link") {
+    throw new OutputError(`output folder ${quote(dir)} is a symbolic link; give the real folder`);
+  } else if (state === "not-a-folder") {
+    throw new OutputError(`output folder ${quote(dir)} exists and is not a folder`);
+  } else if (state === "folder" && fs.readdirSync(dir).length > 0) {
     if (!fs.existsSync(path.join(dir, MARKER))) {
-      throw new OutputError(`output folder '${dir}' is not empty and was not written by speky report; choose another --out or empty it`);
+      throw new OutputError(
+        `output folder ${quote(dir)} is not empty and was not written by speky report; choose another --out or empty it`,
+      );
     }
     // rm never follows a symbolic link: a planted one is removed, its target left alone.
     for (const name of OWNED) fs.rmSync(path.join(dir, name), { recursive: true, force: true });

@@ -39,8 +39,6 @@ export function testPlanCoverage(model: Model, category?: string): Coverage {
   };
 }
 
-const bucket = (what: string) => z.array(schema.summary).describe(what);
-
 export const testPlanCoverageTool = defineTool({
   name: "test_plan_coverage",
   title: "Test plan coverage",
@@ -57,10 +55,10 @@ export const testPlanCoverageTool = defineTool({
       .describe("Exact requirement category: only its requirements, among those of the manifests listing it in coverage_categories"),
   },
   output: {
-    no_test_plan: bucket("Requirements no test refers to"),
-    manual_test_plan: bucket("Requirements whose tests are all manual"),
-    partially_manual_test_plan: bucket("Requirements with both manual and automated tests"),
-    automated_test_plan: bucket("Requirements whose tests are all automated"),
+    no_test_plan: schema.summaries("Requirements no test refers to"),
+    manual_test_plan: schema.summaries("Requirements whose tests are all manual"),
+    partially_manual_test_plan: schema.summaries("Requirements with both manual and automated tests"),
+    automated_test_plan: schema.summaries("Requirements whose tests are all automated"),
   },
   // Paged as one sequence: the four buckets in this order.
   pages: ["no_test_plan", "manual_test_plan", "partially_manual_test_plan", "automated_test_plan"],

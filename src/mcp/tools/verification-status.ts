@@ -39,8 +39,6 @@ export function verificationStatus(model: Model, category?: string, tag?: string
   };
 }
 
-const bucket = (what: string) => z.array(schema.summary).describe(what);
-
 export const verificationStatusTool = defineTool({
   name: "verification_status",
   title: "Verification status",
@@ -55,10 +53,10 @@ export const verificationStatusTool = defineTool({
     tag: schema.tagArg,
   },
   output: {
-    failing: bucket("Requirements with a failed test plan"),
-    unverified: bucket("Requirements none of whose test plans passed"),
-    partially_verified: bucket("Requirements with some test plans passed, none failed"),
-    verified: bucket("Requirements whose test plans all passed"),
+    failing: schema.summaries("Requirements with a failed test plan"),
+    unverified: schema.summaries("Requirements none of whose test plans passed"),
+    partially_verified: schema.summaries("Requirements with some test plans passed, none failed"),
+    verified: schema.summaries("Requirements whose test plans all passed"),
     results: z.object({
       files: z.array(
         z.object({
