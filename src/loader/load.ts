@@ -15,7 +15,7 @@ import { readCommentsCsv, readCommentsFile } from "./comments.js";
 import { KINDS, type Kind } from "./fields.js";
 import { FileDiagnostics } from "./file-diagnostics.js";
 import { readSpecFile } from "./files.js";
-import type { GitQuestions } from "./git-links.js";
+import type { GitQuestions } from "../git/source-links.js";
 import { readItemsFile } from "./items.js";
 import { readManifest, type Written } from "./manifest.js";
 import { describe, entryOf, type SMap, type SNode, stringValue } from "./node.js";
@@ -69,7 +69,7 @@ class Loader {
   /** Checks and git look-ups that wait for the end of the load. */
   private readonly coverage: { manifest: Manifest; categories: Written[]; report: FileDiagnostics }[] = [];
   private readonly links: Promise<void>[] = [];
-  /** Git's answers of this load, once a manifest has source_links (git-links.js loads lazily). */
+  /** Git's answers of this load, once a manifest has source_links (src/git/source-links.ts, loaded lazily). */
   private git: GitQuestions | undefined;
   /** Files with errors: what they would have defined explains errors elsewhere. */
   private readonly failed: FailedFile[] = [];
@@ -230,9 +230,9 @@ class Loader {
     const links = plan.source_links;
     if (links) {
       this.links.push(
-        // git-links.js (child_process) is loaded for the first manifest with source_links only.
+        // src/git/source-links.ts (child_process) is loaded for the first manifest with source_links only.
         // One set of git questions for the whole load: git runs once per repository, not per manifest.
-        import("./git-links.js")
+        import("../git/source-links.js")
           .then(({ GitQuestions, resolveSourceLinks }) => {
             this.git ??= new GitQuestions();
             return resolveSourceLinks(links.url, links.branch, manifest.root, this.git);

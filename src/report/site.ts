@@ -8,11 +8,11 @@ import { quote } from "../quote.js";
 import { changesPage } from "./changes-page.js";
 import type { ReportData } from "./data.js";
 import { indexPage } from "./index-page.js";
-import { INDEX_SCRIPT } from "./index-script.js";
+import { INDEX_SCRIPT } from "./assets/index-script.js";
 import { requirementFiles, testFiles } from "./item-pages.js";
-import { ITEM_SCRIPT } from "./item-script.js";
+import { ITEM_SCRIPT } from "./assets/item-script.js";
 import { matrixPage, problemsPage, testsPage } from "./list-pages.js";
-import { STYLESHEET } from "./style.js";
+import { STYLESHEET } from "./assets/style.js";
 
 export const MARKER = ".speky-report";
 const OWNED = [

@@ -1,11 +1,11 @@
 // `source_links` of a manifest, with `auto` read from git as speky reads it.
 
-import { execFile } from "node:child_process";
 import path from "node:path";
 import { gitWorkTree } from "../fs/boundary.js";
 import { realOrResolved } from "../fs/paths.js";
+import type { SourceLinks } from "../loader/types.js";
 import { quote } from "../quote.js";
-import type { SourceLinks } from "./types.js";
+import { runGit } from "./run-git.js";
 
 export type LinksResult = { links: SourceLinks; warning?: string } | { problem: string };
 type Answer = { out: string } | { error: string };
@@ -124,14 +124,10 @@ async function unbornBranch(realDir: string, questions: GitQuestions): Promise<s
   return "out" in configured && configured.out !== "" ? configured.out : "main";
 }
 
-function git(cwd: string, args: string[]): Promise<Answer> {
-  return new Promise((resolve) => {
-    execFile("git", args, { cwd, timeout: 10_000 }, (err, stdout, stderr) => {
-      if (err) {
-        const reason = String(stderr).trim().split("\n")[0] || err.message.split("\n")[0];
-        // git's message may quote a remote URL with its credentials.
-        resolve({ error: `git ${args.join(" ")}: ${reason.replace(/[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s'"]*/g, withoutCredentials)}` });
-      } else resolve({ out: String(stdout).trim() });
-    });
-  });
+/** git as everywhere (src/git/run-git.ts: no configuration of the repository's may run a command). */
+async function git(cwd: string, args: string[]): Promise<Answer> {
+  const result = await runGit(cwd, args, { timeoutMs: 10_000, maxBytes: 1024 * 1024 });
+  if (result.ok) return { out: result.stdout.toString("utf8").trim() };
+  // git's message may quote a remote URL with its credentials.
+  return { error: `git ${args.join(" ")}: ${result.reason.replace(/[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s'"]*/g, withoutCredentials)}` };
 }
