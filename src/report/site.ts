@@ -5,14 +5,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { outputFolderState } from "../fs/output-folder.js";
 import { quote } from "../quote.js";
+import { INDEX_SCRIPT } from "./assets/index-script.js";
+import { ITEM_SCRIPT } from "./assets/item-script.js";
+import { STYLESHEET } from "./assets/style.js";
 import { changesPage } from "./changes-page.js";
 import type { ReportData } from "./data.js";
 import { indexPage } from "./index-page.js";
-import { INDEX_SCRIPT } from "./assets/index-script.js";
 import { requirementFiles, testFiles } from "./item-pages.js";
-import { ITEM_SCRIPT } from "./assets/item-script.js";
 import { matrixPage, problemsPage, testsPage } from "./list-pages.js";
-import { STYLESHEET } from "./assets/style.js";
 
 export const MARKER = ".speky-report";
 const OWNED = [
