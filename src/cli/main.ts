@@ -25,9 +25,8 @@ ${usage}  ${PROGRAM} COMMAND --help
 
 PATH is a manifest (kind: project) or a specification file; without PATH, check, report,
 scan and export load ./speky.yaml, else the manifests found under the current folder (diff:
-./speky.yaml). Scan
-results are cached in $SPEKY_CACHE_DIR (default: $XDG_CACHE_HOME/speky-ts or
-~/.cache/speky-ts); --no-cache scans every file afresh.
+./speky.yaml). Scan results are cached in $SPEKY_CACHE_DIR (default: $XDG_CACHE_HOME/speky-ts
+or ~/.cache/speky-ts); --no-cache scans every file afresh.
 Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error.
 `;
 }
