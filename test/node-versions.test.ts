@@ -8,8 +8,11 @@ import { startLsp } from "./support/lsp.js";
 import { connect, MCP_FIXTURE } from "./support/mcp.js";
 import { REPO, SPEKY_BIN, tempDir } from "./support/process.js";
 
-/** What Node itself prints when it warns: `(node:123) [DEP0111] DeprecationWarning: ...`. */
-const NODE_WARNING = /\(node:\d+\)|Warning:/;
+/**
+ * What Node prints when it warns (`(node:123) [DEP0111] DeprecationWarning: ...`), and what V8
+ * prints for a flag it does not know (`Error: unrecognized flag --x`, `Try --help for options`).
+ */
+const NODE_WARNING = /\(node:\d+\)|Warning:|unrecognized flag|Try --help for options/;
 
 // speky:speky-ts#TINSTALL-NODE-VERSIONS
 describe(`on Node ${process.version}`, () => {
