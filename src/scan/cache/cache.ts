@@ -16,11 +16,13 @@ import type { FileResult } from "../engine/file.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
 import type { DirStamp, RememberedWalk, WalkCache } from "../walk/walk.js";
 import { cacheDir } from "./cache-dir.js";
-import { type CachedWalk, type CacheFile, type CacheNote, type Hit, readCacheFile, walkId, writeCacheFile } from "./cache-file.js";
+import { type CacheNote, readCacheFile, writeCacheFile } from "./cache-file.js";
+import { type CachedWalk, type CacheFile, type Hit, walkId } from "./cache-rows.js";
 import { prepareCacheDir } from "./cache-trust.js";
 
-export { CacheFile, MAX_CACHE_BYTES, readCacheFile, writeCacheFile } from "./cache-file.js";
+export { MAX_CACHE_BYTES, readCacheFile, writeCacheFile } from "./cache-file.js";
 export { cacheKey } from "./cache-key.js";
+export { CacheFile } from "./cache-rows.js";
 
 /**
  * A file whose mtime or ctime is this close to (or after) the moment the scan that cached it

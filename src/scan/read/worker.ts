@@ -39,7 +39,7 @@ export interface WholeAsk {
 }
 
 /** The pool's answer to a WholeAsk. */
-export interface WholeGrant {
+interface WholeGrant {
   granted: number;
 }
 
