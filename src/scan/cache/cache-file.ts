@@ -54,8 +54,15 @@ interface Body {
 type WalkRow = [start: string, rule: string, files: number[], dirs: string, dirStamps: string, links: string, unrowed: string];
 
 /** Numbers as base64 of their Float64Array bytes, in this machine's byte order (the header says which). */
-function packNumbers(values: number[]): string {
-  return Buffer.from(new Float64Array(values).buffer).toString("base64");
+function packNumbers(values: Float64Array): string {
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength).toString("base64");
+}
+
+/** `width` numbers of each item, item after item, straight into one array (no array per item). */
+function columns<T>(items: readonly T[], width: number, fill: (item: T, into: Float64Array, at: number) => void): Float64Array {
+  const values = new Float64Array(width * items.length);
+  for (let i = 0; i < items.length; i++) fill(items[i], values, width * i);
+  return values;
 }
 
 /** Rows as runs (see WalkRow), from sorted rows. */
@@ -211,7 +218,15 @@ function writeBody(out: ChunkWriter, rows: [key: string, entry: CacheEntry][], w
   out.write('{"paths":"');
   for (const [i, [key]] of rows.entries()) out.write((i > 0 ? "\\n" : "") + JSON.stringify(key).slice(1, -1));
   out.write('","stamps":"');
-  out.write(packNumbers(rows.flatMap(([, e]) => [e.size, e.mtimeMs, e.ctimeMs])));
+  out.write(
+    packNumbers(
+      columns(rows, 3, ([, e], into, at) => {
+        into[at] = e.size;
+        into[at + 1] = e.mtimeMs;
+        into[at + 2] = e.ctimeMs;
+      }),
+    ),
+  );
   out.write('","found":[');
   let first = true;
   rows.forEach(([, e], i) => {
@@ -237,7 +252,12 @@ function writeBody(out: ChunkWriter, rows: [key: string, entry: CacheEntry][], w
       rule,
       runs,
       dirs.map(([k]) => k).join("\n"),
-      packNumbers(dirs.flatMap(([, d]) => [d.mtimeMs, d.ctimeMs])),
+      packNumbers(
+        columns(dirs, 2, ([, d], into, at) => {
+          into[at] = d.mtimeMs;
+          into[at + 1] = d.ctimeMs;
+        }),
+      ),
       walk.links.map((pair) => pair.join("\0")).join("\n"),
       unrowed.join("\n"),
     ];
@@ -257,10 +277,11 @@ export function writeCacheFile(
   file: string,
   scope: string,
   started: number,
-  entries: Map<string, CacheEntry>,
+  entries: ReadonlyMap<string, CacheEntry> | readonly [key: string, entry: CacheEntry][],
   walks: Map<string, CachedWalk> = new Map(),
 ): void {
-  const rows = [...entries].filter(([key]) => !key.includes("\n") && !key.includes("\0")); // such a name: not cached
+  const all = Array.isArray(entries) ? entries : [...entries];
+  const rows = all.filter(([key]) => !key.includes("\n") && !key.includes("\0")); // such a name: not cached
   const dir = path.dirname(file);
   const signingKey = cacheSigningKey(dir, true);
   if (typeof signingKey === "string") throw new Error(signingKey);

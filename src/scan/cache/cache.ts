@@ -344,9 +344,10 @@ export class ScanCache implements WalkCache {
     });
     for (const [key, entry] of this.next) rows.push([key, entry]);
     rows.sort((a, b) => compareStrings(a[0], b[0]));
-    const entries = new Map(rows.map(([key, kept]) => [key, typeof kept === "number" ? old!.entry(kept) : kept]));
+    // In place: a cache of a million files is written without a second list of them.
+    for (const row of rows) if (typeof row[1] === "number") row[1] = old!.entry(row[1]);
     try {
-      writeCacheFile(this.file, this.scope, this.started, entries, this.nextWalks);
+      writeCacheFile(this.file, this.scope, this.started, rows as [string, CacheEntry][], this.nextWalks);
       lastRun.written = true;
     } catch (err) {
       // read-only or full disk, no key, too large: the next run scans cold
