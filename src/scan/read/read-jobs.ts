@@ -14,7 +14,7 @@ import { startWorkers } from "./pool.js";
 import { Progress } from "./progress.js";
 import { runTasks } from "./run-tasks.js";
 import { optimizeLateIfAllowed } from "./v8-flags.js";
-import { type Settled, WalkFeed } from "./walk-feed.js";
+import { type FedFiles, WalkFeed } from "./walk-feed.js";
 import { type CacheEntry, type FileTask, noTagsResult, type TaskOutcome } from "./worker-task.js";
 
 export type Outcome = { result: FileResult } | { error: string };
@@ -54,7 +54,7 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
     outcomes[i] = outcomeOf(entry);
   };
   let done = 0;
-  let streamed: Map<string, Settled> | null = null;
+  let streamed: FedFiles | null = null;
   if (feed) {
     const progress = new Progress(jobs.length);
     try {

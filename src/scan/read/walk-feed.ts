@@ -8,10 +8,37 @@ import type { Reached } from "../../fs/globs.js";
 import { POOL_MIN_FILES, streamTasks, type TaskStream } from "./pool.js";
 import type { FileTask, TaskOutcome } from "./worker-task.js";
 
-export interface Settled {
+interface Settled {
   /** The path the file was read under (its language follows from it). */
   absPath: string;
   outcome: TaskOutcome;
+}
+
+/**
+ * What the feed settled, looked up by real path: in the walk's order, so a lookup in the same
+ * order (the scan's, by path) is tried first at the row after the last one found, and an index
+ * of every real path is built only when that misses. No object per file.
+ */
+export class FedFiles {
+  private cursor = 0;
+  private index: Map<string, number> | undefined;
+
+  constructor(
+    private readonly reals: readonly string[],
+    private readonly tasks: readonly FileTask[],
+    private readonly outcomes: readonly TaskOutcome[],
+  ) {}
+
+  get(real: string): Settled | undefined {
+    let row: number | undefined = this.cursor;
+    if (this.reals[row] !== real) {
+      this.index ??= new Map(this.reals.map((r, i) => [r, i]));
+      row = this.index.get(real);
+      if (row === undefined) return undefined;
+    }
+    this.cursor = row + 1;
+    return { absPath: this.tasks[row].absPath, outcome: this.outcomes[row] };
+  }
 }
 
 export class WalkFeed {
@@ -51,15 +78,12 @@ export class WalkFeed {
    * After the walk: what the workers settled, by real path (null when the tree was too small
    * to feed them); `onProgress` hears what is settled from now on, after what already was.
    */
-  async finish(onProgress: (done: number) => void): Promise<Map<string, Settled> | null> {
+  async finish(onProgress: (done: number) => void): Promise<FedFiles | null> {
     this.off = true;
     if (!this.stream) return null;
     onProgress(this.settled);
     this.progress = onProgress;
     const { tasks, outcomes } = await this.stream.end();
-    const byReal = new Map<string, Settled>();
-    const reals = [...this.sent];
-    for (const [i, task] of tasks.entries()) byReal.set(reals[i], { absPath: task.absPath, outcome: outcomes[i] });
-    return byReal;
+    return new FedFiles([...this.sent], tasks, outcomes);
   }
 }
