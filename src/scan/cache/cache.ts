@@ -10,11 +10,10 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { compareStrings } from "../../diagnostics.js";
-import { MISSING_STAMP } from "../../fs/globs.js";
+import { type DirStamp, MISSING_STAMP, type RememberedWalk, type WalkFilter, type WalkRecord } from "../../fs/globs.js";
 import { statStamp } from "../../fs/stamp.js";
 import type { FileResult } from "../engine/file.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
-import type { DirStamp, RememberedWalk, WalkCache } from "../walk/walk.js";
 import { cacheDir } from "./cache-dir.js";
 import { type CachedWalk, type CacheFile, type CacheNote, type Hit, readCacheFile, walkId, writeCacheFile } from "./cache-file.js";
 import { prepareCacheDir } from "./cache-trust.js";
@@ -93,26 +92,24 @@ export interface Previous {
 const NOT_CACHED = { previous: null };
 
 /**
- * The walk cache of a replay: remembered walks whose folders are unchanged answer with no
- * files (a replay needs none); any other walk ends the probe: it throws, `missed` set (the
- * tree, or what is scanned, changed).
+ * The walk filter of a replay: remembered walks whose folders are unchanged answer with no
+ * files (a replay needs none) but their count; any other walk ends the probe: it throws,
+ * `missed` set (the tree, or what is scanned, changed).
  */
-export class Probe implements WalkCache {
+export class Probe implements WalkFilter {
   readonly walks: CachedWalk[] = [];
-  readonly dryRun = { files: 0 };
   missed = false;
 
   constructor(private readonly cache: ScanCache) {}
 
-  lookup(start: string, rule: string): RememberedWalk {
-    const walk = this.cache.remembered(start, rule);
+  remembered(start: string, key: string): RememberedWalk {
+    const walk = this.cache.unchangedWalk(start, key);
     if (!walk) this.miss();
     this.walks.push(walk);
-    this.dryRun.files = walk.files.length;
-    return { files: [], links: [] };
+    return { files: [], links: [], reached: walk.files.length };
   }
 
-  store(): void {
+  listed(): void {
     this.miss();
   }
 
@@ -122,7 +119,8 @@ export class Probe implements WalkCache {
   }
 }
 
-export class ScanCache implements WalkCache {
+/** The scan cache; as the walks' filter, it answers a walk whose folders are all unchanged, and remembers the others. */
+export class ScanCache implements WalkFilter {
   readonly file: string;
   private readonly scope: string;
   private readonly keys: PathKeys;
@@ -180,7 +178,7 @@ export class ScanCache implements WalkCache {
     let same = this.dirsChecked.get(key);
     if (same === undefined) {
       const kind = statStamp(this.keys.absolute(key), taken, 0);
-      // A walk stamps the folders it listed, the ignore files it read and its dangling links (src/fs/globs.ts).
+      // A walk stamps the folders it listed, the ignore files it read and its dangling links (src/fs/tree-walk.ts).
       same =
         kind === "missing"
           ? stamp.mtimeMs === MISSING_STAMP.mtimeMs && stamp.ctimeMs === MISSING_STAMP.ctimeMs
@@ -191,9 +189,9 @@ export class ScanCache implements WalkCache {
     return same;
   }
 
-  /** A walk of the previous run whose directories are all unchanged (`remembered`): its files, again. */
-  lookup(start: string, rule: string): RememberedWalk | null {
-    const walk = this.remembered(start, rule);
+  /** A walk of the previous run whose directories are all unchanged (`unchangedWalk`): its files, again. */
+  remembered(start: string, key: string): RememberedWalk | null {
+    const walk = this.unchangedWalk(start, key);
     if (!walk) return null;
     const absolute = (key: string) => this.keys.absolute(key);
     return { files: walk.files.map(absolute), links: walk.links.map(([a, r]) => [absolute(a), absolute(r)]) };
@@ -204,8 +202,8 @@ export class ScanCache implements WalkCache {
    * under `start`: a walk row naming anything else (a FIFO, /etc/...) was not written by a
    * walk of this start, and is not used.
    */
-  remembered(start: string, rule: string): CachedWalk | null {
-    const id = walkId(this.keys.key(start), rule);
+  unchangedWalk(start: string, key: string): CachedWalk | null {
+    const id = walkId(this.keys.key(start), key);
     const walk = this.old?.walks.get(id);
     if (!walk) return null;
     if (!this.allUnder(walk.files, start)) {
@@ -234,7 +232,7 @@ export class ScanCache implements WalkCache {
     return true;
   }
 
-  /** A walk cache for a replay (see `replay`); null when there is nothing to replay. */
+  /** A walk filter for a replay (see `replay`); null when there is nothing to replay. */
   probe(): Probe | null {
     return this.old && !this.options.merge ? new Probe(this) : null;
   }
@@ -269,8 +267,9 @@ export class ScanCache implements WalkCache {
     return { files: rows, results: old.results().map(([row, result]) => [this.keys.absolute(old.paths[row]), result]) };
   }
 
-  store(start: string, rule: string, files: string[], dirs: Map<string, DirStamp>, links: [abs: string, real: string][]): void {
-    this.nextWalks.set(walkId(this.keys.key(start), rule), {
+  /** A walk that listed: remembered for the next run. */
+  listed(start: string, key: string, { files, dirs, links }: WalkRecord): void {
+    this.nextWalks.set(walkId(this.keys.key(start), key), {
       files: files.map((f) => this.keys.key(f)).sort(),
       dirs: [...dirs].map(([dir, stamp]) => [this.keys.key(dir), stamp]),
       links: links.map(([a, r]) => [this.keys.key(a), this.keys.key(r)]),
