@@ -1,7 +1,8 @@
 // The persistent scan cache's policy: per scanned root (and pattern set), the stamp (size,
 // mtime, ctime) and content hash of every file seen → what the scan found in it. A warm run
 // stats the files and reads only those whose stamp changed. The file format and its reading
-// and writing are cache-file.ts; what makes a folder or a file trustworthy is cache-trust.ts.
+// and writing are cache-file.ts; what makes a folder or a file trustworthy is cache-trust.ts;
+// the walks it remembers, the walker's filter, are cache-walks.ts.
 //
 // Where: $SPEKY_CACHE_DIR, else $XDG_CACHE_HOME/speky-ts, else ~/.cache/speky-ts; never in the
 // scanned tree. The folder must be ours alone (else the cache is neither read nor written);
@@ -10,13 +11,13 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { compareStrings } from "../../diagnostics.js";
-import { type DirStamp, MISSING_STAMP, type RememberedWalk, type WalkFilter, type WalkRecord } from "../../fs/globs.js";
 import { statStamp } from "../../fs/stamp.js";
 import type { FileResult } from "../engine/file.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
 import { cacheDir } from "./cache-dir.js";
-import { type CachedWalk, type CacheFile, type CacheNote, type Hit, readCacheFile, walkId, writeCacheFile } from "./cache-file.js";
+import { type CacheFile, type CacheNote, type Hit, readCacheFile, writeCacheFile } from "./cache-file.js";
 import { prepareCacheDir } from "./cache-trust.js";
+import { CachedWalks, PathKeys, Probe } from "./cache-walks.js";
 
 export { CacheFile, MAX_CACHE_BYTES, readCacheFile, writeCacheFile } from "./cache-file.js";
 export { cacheKey } from "./cache-key.js";
@@ -31,23 +32,6 @@ export const RACY_MS = 100;
 const RACY_COARSE_MS = 2000;
 
 export { cacheDir };
-
-/** A cache key's path: a key is absolute, or relative to the cache's base (`prefix`: the base and a separator). */
-const pathOfKey = (key: string, prefix: string) => (path.isAbsolute(key) ? key : prefix + key);
-
-/** Paths under `base` are kept relative to it (shorter), others absolute. */
-class PathKeys {
-  readonly prefix: string;
-  constructor(base: string) {
-    this.prefix = base.endsWith(path.sep) ? base : base + path.sep;
-  }
-  key(absPath: string): string {
-    return absPath.startsWith(this.prefix) ? absPath.slice(this.prefix.length) : absPath;
-  }
-  absolute(key: string): string {
-    return pathOfKey(key, this.prefix);
-  }
-}
 
 /** One stamp taken at a time (statStamp writes it here). */
 const taken = new Float64Array(3);
@@ -91,36 +75,7 @@ export interface Previous {
 
 const NOT_CACHED = { previous: null };
 
-/**
- * The walk filter of a replay: remembered walks whose folders are unchanged answer with no
- * files (a replay needs none) but their count; any other walk ends the probe: it throws,
- * `missed` set (the tree, or what is scanned, changed).
- */
-export class Probe implements WalkFilter {
-  readonly walks: CachedWalk[] = [];
-  missed = false;
-
-  constructor(private readonly cache: ScanCache) {}
-
-  remembered(start: string, key: string): RememberedWalk {
-    const walk = this.cache.unchangedWalk(start, key);
-    if (!walk) this.miss();
-    this.walks.push(walk);
-    return { files: [], links: [], reached: walk.files.length };
-  }
-
-  listed(): void {
-    this.miss();
-  }
-
-  private miss(): never {
-    this.missed = true;
-    throw new Error("a walk the scan cache does not remember");
-  }
-}
-
-/** The scan cache; as the walks' filter, it answers a walk whose folders are all unchanged, and remembers the others. */
-export class ScanCache implements WalkFilter {
+export class ScanCache {
   readonly file: string;
   private readonly scope: string;
   private readonly keys: PathKeys;
@@ -131,9 +86,8 @@ export class ScanCache implements WalkFilter {
   private keptCount = 0;
   /** Path key → the entry of a file this run read: the next cache file's other rows. */
   private readonly next = new Map<string, CacheEntry>();
-  private readonly nextWalks = new Map<string, CachedWalk>();
-  /** Directories checked by this run: unchanged or not. */
-  private readonly dirsChecked = new Map<string, boolean>();
+  /** The walks remembered: the walker's filter (a walk whose folders are all unchanged answers for itself). */
+  readonly walks: CachedWalks;
   private changed = false;
   /** Where the next file looked up is likely to be: files come in the order they were cached. */
   private cursor = 0;
@@ -155,11 +109,12 @@ export class ScanCache implements WalkFilter {
     if (this.unusable) this.note(`scan cache not used: ${this.unusable} (${dir})`);
     this.old = this.unusable ? null : readCacheFile(this.file, this.scope, this.note);
     this.kept = new Uint8Array(this.old?.paths.length ?? 0);
+    this.walks = new CachedWalks(this.old, this.keys, (mtimeMs, ctimeMs) => this.trusted(mtimeMs, ctimeMs), this.note);
     if (!this.old) this.changed = true;
     else if (options.merge) {
       // A row read again this run is replaced by its record (see save).
       this.keepAll();
-      for (const [id, w] of this.old.walks) this.nextWalks.set(id, w);
+      for (const [id, w] of this.old.walks) this.walks.next.set(id, w);
     }
   }
 
@@ -174,67 +129,9 @@ export class ScanCache implements WalkFilter {
     return Math.max(mtimeMs, ctimeMs) < this.old!.started - window;
   }
 
-  private dirUnchanged(key: string, stamp: DirStamp): boolean {
-    let same = this.dirsChecked.get(key);
-    if (same === undefined) {
-      const kind = statStamp(this.keys.absolute(key), taken, 0);
-      // A walk stamps the folders it listed, the ignore files it read and its dangling links (src/fs/tree-walk.ts).
-      same =
-        kind === "missing"
-          ? stamp.mtimeMs === MISSING_STAMP.mtimeMs && stamp.ctimeMs === MISSING_STAMP.ctimeMs
-          : (kind === "directory" || kind === "file") && taken[1] === stamp.mtimeMs && taken[2] === stamp.ctimeMs;
-      same &&= this.trusted(stamp.mtimeMs, stamp.ctimeMs);
-      this.dirsChecked.set(key, same);
-    }
-    return same;
-  }
-
-  /** A walk of the previous run whose directories are all unchanged (`unchangedWalk`): its files, again. */
-  remembered(start: string, key: string): RememberedWalk | null {
-    const walk = this.unchangedWalk(start, key);
-    if (!walk) return null;
-    const absolute = (key: string) => this.keys.absolute(key);
-    return { files: walk.files.map(absolute), links: walk.links.map(([a, r]) => [absolute(a), absolute(r)]) };
-  }
-
-  /**
-   * A walk of the previous run whose directories are all unchanged. Only if every file is
-   * under `start`: a walk row naming anything else (a FIFO, /etc/...) was not written by a
-   * walk of this start, and is not used.
-   */
-  unchangedWalk(start: string, key: string): CachedWalk | null {
-    const id = walkId(this.keys.key(start), key);
-    const walk = this.old?.walks.get(id);
-    if (!walk) return null;
-    if (!this.allUnder(walk.files, start)) {
-      this.note(`scan cache walk of ${start} not used: it lists a file outside it`);
-      return null;
-    }
-    if (!walk.dirs.every(([key, stamp]) => this.dirUnchanged(key, stamp))) return null;
-    this.nextWalks.set(id, walk);
-    return walk;
-  }
-
-  /** Whether every key is of a file under `start`, told on the keys as they are (no path built). */
-  private allUnder(keys: readonly string[], start: string): boolean {
-    const prefix = start.endsWith(path.sep) ? start : start + path.sep;
-    // A key relative to the base is under `start` if it starts with the key of `start` (the
-    // start under the base), or always (the base under the start), or never.
-    const startKey = this.keys.key(prefix);
-    // Most walks start at the base, and most caches hold only plain paths under it.
-    if (startKey === "" && this.old?.plainRelative) return true;
-    const relativeUnder =
-      startKey !== prefix ? (key: string) => key.startsWith(startKey) : this.keys.prefix.startsWith(prefix) ? () => true : () => false;
-    for (const key of keys) {
-      if (!(path.isAbsolute(key) ? key.startsWith(prefix) : relativeUnder(key))) return false;
-      if (key.includes("..") && key.split(path.sep).includes("..")) return false;
-    }
-    return true;
-  }
-
   /** A walk filter for a replay (see `replay`); null when there is nothing to replay. */
   probe(): Probe | null {
-    return this.old && !this.options.merge ? new Probe(this) : null;
+    return this.old && !this.options.merge ? new Probe(this.walks) : null;
   }
 
   /**
@@ -265,16 +162,6 @@ export class ScanCache implements WalkFilter {
     this.hits = rows;
     this.replayed = true;
     return { files: rows, results: old.results().map(([row, result]) => [this.keys.absolute(old.paths[row]), result]) };
-  }
-
-  /** A walk that listed: remembered for the next run. */
-  listed(start: string, key: string, { files, dirs, links }: WalkRecord): void {
-    this.nextWalks.set(walkId(this.keys.key(start), key), {
-      files: files.map((f) => this.keys.key(f)).sort(),
-      dirs: [...dirs].map(([dir, stamp]) => [this.keys.key(dir), stamp]),
-      links: links.map(([a, r]) => [this.keys.key(a), this.keys.key(r)]),
-    });
-    this.changed = true;
   }
 
   /**
@@ -331,9 +218,9 @@ export class ScanCache implements WalkFilter {
     const dropped =
       !this.options.merge &&
       old !== null &&
-      (old.paths.length !== this.keptCount + this.next.size || old.walks.size !== this.nextWalks.size);
+      (old.paths.length !== this.keptCount + this.next.size || old.walks.size !== this.walks.next.size);
     lastRun = { file: this.file, hits: this.hits, misses: this.misses, written: false, replayed: this.replayed };
-    if (!this.changed && !dropped) return;
+    if (!this.changed && !this.walks.changed && !dropped) return;
     // By path: the order a scan looks files up in (scan.ts), so that the next run's lookups hit `cursor`.
     const rows: [key: string, kept: CacheEntry | number][] = [];
     this.kept.forEach((k, row) => {
@@ -343,7 +230,7 @@ export class ScanCache implements WalkFilter {
     rows.sort((a, b) => compareStrings(a[0], b[0]));
     const entries = new Map(rows.map(([key, kept]) => [key, typeof kept === "number" ? old!.entry(kept) : kept]));
     try {
-      writeCacheFile(this.file, this.scope, this.started, entries, this.nextWalks);
+      writeCacheFile(this.file, this.scope, this.started, entries, this.walks.next);
       lastRun.written = true;
     } catch (err) {
       // read-only or full disk, no key, too large: the next run scans cold
