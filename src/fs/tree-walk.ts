@@ -51,7 +51,7 @@ interface Frame {
 }
 
 /** The files one walk from `start` reaches by `rule`, in Path order; each also to `onFile` as it is reached. */
-export async function walkTree(
+export async function filesReached(
   lister: Lister,
   start: string,
   startReal: string,

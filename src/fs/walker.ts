@@ -25,7 +25,7 @@ import { quote } from "../quote.js";
 import { Turns } from "../turns.js";
 import { compileGlob, confinementProblem, GIT_DIR, type GlobProblem } from "./glob-pattern.js";
 import { realOrNull, statThrough } from "./paths.js";
-import { type Lister, walkTree } from "./tree-walk.js";
+import { filesReached, type Lister } from "./tree-walk.js";
 import type { GlobOptions, GlobOutcome, Reached, Recording, Rule, WalkSetup } from "./walk-types.js";
 
 const byName = (a: Dirent, b: Dirent) => compareStrings(a.name, b.name);
@@ -194,7 +194,7 @@ export class GlobWalker implements Lister {
   ): Promise<Reached[]> {
     const { filter, onFile } = this.setup;
     if (!filter) {
-      const files = await walkTree(this, start, startReal, rule, options, pattern, problems, onFile);
+      const files = await filesReached(this, start, startReal, rule, options, pattern, problems, onFile);
       this.reached = files.length;
       return files;
     }
@@ -209,7 +209,7 @@ export class GlobWalker implements Lister {
     }
     this.recording = { dirs: new Map(), links: [], stampsTell: true };
     try {
-      const files = await walkTree(this, start, startReal, rule, options, pattern, problems, onFile);
+      const files = await filesReached(this, start, startReal, rule, options, pattern, problems, onFile);
       this.reached = files.length;
       const { dirs, links, stampsTell } = this.recording;
       if (stampsTell && problems.length === 0) filter.listed(start, key, { files: files.map((f) => f.abs), dirs, links });
