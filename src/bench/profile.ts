@@ -39,7 +39,13 @@ export const BUCKETS = [
 ] as const;
 export type Bucket = (typeof BUCKETS)[number];
 
-const ENGINE = /\/scan\/(engine|definitions|resolve|symbol|is-test|text|file|runtime)\.[jt]s$/;
+// The scanner's folders (src/scan/<stage>/) and the fs modules the walk and the reads use.
+const ENGINE = /\/scan\/(engine|grammar)\/[^/]+\.[jt]s$/;
+const WALK = /\/(scan\/walk\/[^/]+|fs\/(?!safe-read|fast-stat)[^/]+)\.[jt]s$/;
+const STAT = /\/fs\/fast-stat\.[jt]s$/;
+const CACHE = /\/scan\/cache\/[^/]+\.[jt]s$/;
+const READ = /\/(scan\/read\/(worker-task|walk-feed|read-jobs)|fs\/safe-read)\.[jt]s$/;
+const POOL = /\/scan\/read\/(pool|worker|run-tasks|slot|progress)\.[jt]s$/;
 
 /** The bucket a frame names, or null to look further up the stack. */
 function bucketOf(frame: CallFrame): Bucket | null {
@@ -51,11 +57,11 @@ function bucketOf(frame: CallFrame): Bucket | null {
   if (/web-tree-sitter/.test(url))
     return fn === "matches" || fn === "captures" ? "tree-sitter query" : fn === "parse" ? "tree-sitter parse" : null;
   if (ENGINE.test(url)) return fn === "indexDefinitions" ? "tree-sitter query" : "tag engine (JS)";
-  if (/\/(scan\/walk|fs\/globs|fs\/ignore-rules)\.[jt]s$/.test(url)) return "walk";
-  if (fn === "isUnchanged" || fn === "statStamp") return "stat (cache check)";
-  if (/\/scan\/cache\.[jt]s$/.test(url)) return "cache file";
-  if (/\/scan\/worker-task\.[jt]s$/.test(url)) return "read + prefilter";
-  if (/\/scan\/(pool|worker)\.[jt]s$/.test(url) || /worker_threads|internal\/worker/.test(url)) return "pool messages";
+  if (fn === "isUnchanged" || fn === "statStamp" || fn === "unchanged" || STAT.test(url)) return "stat (cache check)";
+  if (WALK.test(url)) return "walk";
+  if (CACHE.test(url)) return "cache file";
+  if (READ.test(url)) return "read + prefilter";
+  if (POOL.test(url) || /worker_threads|internal\/worker/.test(url)) return "pool messages";
   if (/internal\/modules\/|compileSourceTextModule|bootstrap/.test(url + fn)) return "startup, modules";
   return null;
 }

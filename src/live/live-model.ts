@@ -7,67 +7,15 @@
 // soon as they load: the first scan of the code sources runs afterwards, sharing the thread,
 // and `state.scanning` tells its progress until its model (with code references) takes over.
 import { EventEmitter } from "node:events";
-import { statSync } from "node:fs";
-import path from "node:path";
-import { compareDiagnostics, type Diagnostic, formatDiagnostic, hasErrors } from "../diagnostics.js";
-import { allowed } from "../fs/boundary.js";
-import { compileGlob, patternReaches } from "../fs/globs.js";
-import { realOrResolved } from "../fs/paths.js";
+import { compareDiagnostics, type Diagnostic, hasErrors } from "../diagnostics.js";
 import { loadSpecs } from "../loader/load.js";
 import type { SpecSet } from "../loader/types.js";
-import { loadModel, type ModelOptions, resultsSources, type ScanHooks, scanSpecs, withResults } from "../model/load-model.js";
+import { loadModel, type ModelOptions, type ScanHooks, scanSpecs, withResults } from "../model/load-model.js";
 import { buildModel, type Model } from "../model/model.js";
-import { plural } from "../quote.js";
 import { cacheDir } from "../scan/cache/cache-dir.js";
-import { TreeWatcher, type WatchPlan } from "./watcher.js";
-
-/** What one call sees: read once, at its start, as one object. */
-export interface LiveState {
-  readonly model: Model;
-  /** When the served model was loaded. */
-  readonly loadedAt: Date;
-  /** Loader diagnostics of the latest load attempt: the served model's, or the failed reload's. */
-  readonly problems: readonly Diagnostic[];
-  /** True while the served model is older than specs that fail to load. */
-  readonly stale: boolean;
-  /**
-   * While the first scan of the code sources runs: its progress, and the model holds the specs
-   * only (no code references, no test automation). null once that scan is done.
-   */
-  readonly scanning: ScanProgress | null;
-}
-
-/** The first scan's progress: counts that move while it runs, and a promise of its end. */
-export class ScanProgress extends EventEmitter<{ progress: [] }> {
-  /** Files settled so far. */
-  done = 0;
-  /** Files to scan; null until the walk has listed them. */
-  total: number | null = null;
-  readonly finished: Promise<void>;
-  private finish!: () => void;
-
-  constructor() {
-    super();
-    this.finished = new Promise((resolve) => (this.finish = resolve));
-  }
-
-  update(done: number, total: number): void {
-    if (done === this.done && total === this.total) return;
-    this.done = done;
-    this.total = total;
-    this.emit("progress");
-  }
-
-  /** Resolves `finished` (once the scanned model is in place). */
-  end(): void {
-    this.finish();
-  }
-
-  /** "scan in progress: N of M files" */
-  describe(): string {
-    return `scan in progress: ${this.done} of ${this.total ?? "?"} files`;
-  }
-}
+import { type LiveState, ScanProgress, type Status, statusOf } from "./state.js";
+import { Relevance, watchPlan } from "./watch-plan.js";
+import { TreeWatcher } from "./watcher.js";
 
 export interface OpenSettings {
   /** Milliseconds of quiet after a change before reloading. */
@@ -83,18 +31,6 @@ export interface OpenSettings {
   scanAfter?: Promise<unknown>;
 }
 
-export interface Status {
-  loaded_at: string;
-  files: number;
-  requirements: number;
-  tests: number;
-  code_references: number;
-  /** Loader problems of the latest attempt (errors when the last good model is kept). */
-  problems: Diagnostic[];
-  /** Present while the first scan of the code sources runs. */
-  scanning?: { files_done: number; files_total?: number };
-}
-
 export interface LiveEvents {
   /** A new model took over; `idsChanged` when the set of requirement or test IDs differs. */
   swapped: [model: Model, idsChanged: boolean];
@@ -108,98 +44,12 @@ export interface LiveEvents {
   warning: [message: string];
 }
 
-/** Extensions a spec file matched by a manifest glob may have (the loader reads any name). */
-const SPEC_EXTENSIONS = new Set([".yaml", ".yml", ".toml", ".json", ".csv"]);
 /** A stream of changes cannot delay a reload longer than this. */
 const MAX_DELAY_MS = 1000;
 
 function sameIds(a: Model, b: Model): boolean {
   const equal = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((v, i) => v === y[i]);
   return equal(a.requirementIds, b.requirementIds) && equal(a.testIds, b.testIds);
-}
-
-/** The folder a pattern's walk starts from ("src/**\/*.ts" → "src"; a literal path: itself). */
-function globBase(pattern: string): string {
-  const glob = compileGlob(pattern);
-  return glob ? glob.base || "." : pattern;
-}
-
-/** What a change must touch to matter, derived from one model. */
-class Relevance {
-  private readonly filesRead: Set<string>;
-  private readonly specFolders: Set<string>;
-  private readonly codeMatchers: { root: string; patterns: string[] }[];
-  /** Absolute files holding code references: removing a folder above one matters. */
-  private readonly taggedFiles: string[];
-  /** The test results' globs, each with the folder it is relative to. */
-  private readonly resultsMatchers: { root: string; patterns: string[] }[];
-
-  constructor(model: Model, options: ModelOptions = {}) {
-    this.resultsMatchers = resultsMatchers(model, options);
-    this.filesRead = new Set(model.specs.files.map((f) => path.resolve(f)));
-    this.specFolders = new Set([...this.filesRead].map((f) => path.dirname(f)));
-    this.codeMatchers = model.manifests.filter((m) => m.code_sources.length > 0).map((m) => ({ root: m.root, patterns: m.code_sources }));
-    const roots = new Map(model.manifests.map((m) => [m.name.toLowerCase(), m.root]));
-    this.taggedFiles = model.codeReferences.flatMap((r) => {
-      const root = roots.get(r.project.toLowerCase());
-      return root ? [path.resolve(root, r.file)] : [];
-    });
-  }
-
-  // speky:speky-ts#RESULTS-LIVE
-  /** A results file (written by a test run): the results are read again, the specs and code are not. */
-  isResults(abs: string): boolean {
-    return this.resultsMatchers.some(({ root, patterns }) => patterns.some((p) => patternReaches(root, p, abs)));
-  }
-
-  matters(abs: string): boolean {
-    if (this.filesRead.has(abs) || this.specFolders.has(path.dirname(abs))) return true;
-    if (SPEC_EXTENSIONS.has(path.extname(abs).toLowerCase())) return true;
-    for (const { root, patterns } of this.codeMatchers) {
-      if (patterns.some((p) => patternReaches(root, p, abs))) return true;
-    }
-    const stat = statSync(abs, { throwIfNoEntry: false });
-    // A new folder may hold new sources or specs; a removed one may have held tagged code.
-    if (stat?.isDirectory()) return true;
-    if (!stat) {
-      const prefix = abs + path.sep;
-      return [...this.filesRead, ...this.taggedFiles].some((f) => f.startsWith(prefix));
-    }
-    return false;
-  }
-}
-
-/** The globs of a model's test results, with the folder each is relative to. */
-function resultsMatchers(model: Model, options: ModelOptions): { root: string; patterns: string[] }[] {
-  const sources = resultsSources(model.specs, options);
-  return [
-    ...sources.manifests.filter((m) => (m.test_results ?? []).length > 0).map((m) => ({ root: m.root, patterns: m.test_results ?? [] })),
-    ...(sources.globs.length > 0 ? [{ root: sources.cwd, patterns: [...sources.globs] }] : []),
-  ];
-}
-
-/** Directories to watch for a model: manifest roots and code_sources bases as trees, folders of files read. */
-export function watchPlan(model: Model, options: ModelOptions = {}): WatchPlan {
-  const trees = new Set<string>();
-  // Test results: where each glob's walk starts and the folders of the files read (a test run
-  // writes there), whatever .gitignore says of them.
-  const results = new Set<string>();
-  for (const { root, patterns } of resultsMatchers(model, options)) {
-    for (const pattern of patterns) results.add(path.resolve(root, globBase(pattern)));
-  }
-  for (const file of model.verification?.files ?? []) results.add(path.dirname(file.abs));
-  for (const m of model.manifests) {
-    trees.add(m.root);
-    // A glob may reach outside its root ("../shared/**/*.py").
-    for (const pattern of m.code_sources) {
-      const base = path.resolve(m.root, globBase(pattern));
-      // Nothing outside the boundary is walked, so nothing there is watched either.
-      if (allowed(m.boundary, realOrResolved(base))) trees.add(base);
-    }
-  }
-  const folders = model.specs.files.map((f) => path.dirname(path.resolve(f)));
-  const existing = (dirs: Iterable<string>) => [...dirs].filter((d) => statSync(d, { throwIfNoEntry: false })?.isDirectory() ?? false);
-  return { trees: existing(trees), folders: existing(folders), results: existing(results) };
 }
 
 export class LiveModel extends EventEmitter<LiveEvents> {
@@ -439,27 +289,4 @@ export class LiveModel extends EventEmitter<LiveEvents> {
     this.watcher?.update(watchPlan(model, this.options));
     this.emit("swapped", model, !sameIds(previous.model, model));
   }
-}
-
-export function statusOf(state: LiveState): Status {
-  const m = state.model;
-  const scan = state.scanning;
-  return {
-    loaded_at: state.loadedAt.toISOString(),
-    files: m.specs.files.length + (m.scanStats?.files ?? 0),
-    requirements: m.requirementIds.length,
-    tests: m.testIds.length,
-    code_references: m.codeReferences.length,
-    problems: [...state.problems],
-    ...(scan ? { scanning: { files_done: scan.done, ...(scan.total === null ? {} : { files_total: scan.total }) } } : {}),
-  };
-}
-
-/** "specs/x.yaml:3:1: error: ... — serving the model loaded at <time>", or null when fresh. */
-export function staleNote(state: LiveState): string | null {
-  if (!state.stale) return null;
-  const errors = state.problems.filter((d) => d.severity === "error");
-  const first = errors[0] ? formatDiagnostic(errors[0]).replace(/^: /, "") : "the specification does not load";
-  const more = errors.length > 1 ? ` (and ${plural(errors.length - 1, "more error")})` : "";
-  return `${first}${more} — serving the model loaded at ${state.loadedAt.toISOString()}`;
 }

@@ -3,7 +3,7 @@
 // notifications/progress when the request asked for them (a progressToken); after a bound
 // they answer with what is known, marked partial in `_meta`, never silently incomplete.
 import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
-import type { LiveState } from "../live/live-model.js";
+import type { LiveState } from "../live/state.js";
 
 /** `_meta` key of the note carried by an answer given before the first scan was done. */
 export const PARTIAL_META_KEY = "speky-ts/partial";

@@ -1,7 +1,7 @@
 // The MCP server over a model. It takes a getter, not a model: the model is swapped whole on
 // reload, and every request must read the one current at that moment.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { LiveState } from "../live/live-model.js";
+import type { LiveState } from "../live/state.js";
 import type { Model } from "../model/model.js";
 import { DECLARED_CAPABILITIES, INSTRUCTIONS, SERVER_INFO, SERVER_NAME } from "./identity.js";
 import { registerPrompts } from "./prompts.js";

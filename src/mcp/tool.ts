@@ -7,7 +7,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ResourceLink } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { relieveHeap } from "../heap.js";
-import { type LiveState, staleNote } from "../live/live-model.js";
+import { type LiveState, staleNote } from "../live/state.js";
 import type { Model } from "../model/model.js";
 import { cachedAnswer, cachedListing } from "./answer-cache.js";
 import { boundedResult } from "./fit.js";

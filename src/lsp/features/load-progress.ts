@@ -10,7 +10,7 @@ import {
   type WorkDoneProgressEnd,
   type WorkDoneProgressReport,
 } from "vscode-languageserver";
-import type { ScanProgress } from "../../live/live-model.js";
+import type { ScanProgress } from "../../live/state.js";
 import type { Model } from "../../model/model.js";
 import { plural } from "../../quote.js";
 

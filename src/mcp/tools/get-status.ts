@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { statusOf } from "../../live/live-model.js";
+import { statusOf } from "../../live/state.js";
 import { lazy } from "../paging.js";
 import * as schema from "../schemas.js";
 import { defineTool } from "../tool.js";

@@ -1,5 +1,5 @@
-// The scan cache's file format and its reading and writing (the policy, what to trust and
-// when, is cache.ts).
+// The scan cache's file format and its reading and writing (the rows as read are cache-rows.ts;
+// the policy, what to trust and when, is cache.ts).
 //
 // A cache file is three lines: a header (format, version, build key, scope, start time), the
 // body (one JSON object of columns, see Body) and a trailer (row count and an HMAC-SHA256 of
@@ -13,10 +13,10 @@ import { endianness } from "node:os";
 import path from "node:path";
 import { isRefusal, readRegularSync } from "../../fs/safe-read.js";
 import type { FileResult } from "../engine/file.js";
-import type { CacheEntry, FileStamp } from "../read/worker-task.js";
-import type { DirStamp } from "../walk/walk.js";
+import type { CacheEntry } from "../read/worker-task.js";
 import { checkBody, checkHeader, checkWalkRow, isCount, isObject, isString, unpackNumbers } from "./cache-check.js";
 import { cacheKey, FORMAT, FORMAT_VERSION, filesOf } from "./cache-key.js";
+import { type CachedWalk, CacheFile, walkId } from "./cache-rows.js";
 import { cacheSigningKey, notOurs } from "./cache-trust.js";
 
 /**
@@ -54,8 +54,15 @@ interface Body {
 type WalkRow = [start: string, rule: string, files: number[], dirs: string, dirStamps: string, links: string, unrowed: string];
 
 /** Numbers as base64 of their Float64Array bytes, in this machine's byte order (the header says which). */
-function packNumbers(values: number[]): string {
-  return Buffer.from(new Float64Array(values).buffer).toString("base64");
+function packNumbers(values: Float64Array): string {
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength).toString("base64");
+}
+
+/** `width` numbers of each item, item after item, straight into one array (no array per item). */
+function columns<T>(items: readonly T[], width: number, fill: (item: T, into: Float64Array, at: number) => void): Float64Array {
+  const values = new Float64Array(width * items.length);
+  for (let i = 0; i < items.length; i++) fill(items[i], values, width * i);
+  return values;
 }
 
 /** Rows as runs (see WalkRow), from sorted rows. */
@@ -68,18 +75,6 @@ function toRuns(rows: number[]): number[] {
   }
   return runs;
 }
-
-/** A walk as kept between runs: paths as keys (see ScanCache). */
-export interface CachedWalk {
-  files: string[];
-  dirs: [key: string, stamp: DirStamp][];
-  /** The links it went through: key as walked, key of the real path. */
-  links: [abs: string, real: string][];
-  /** Its files as runs of rows of the cache file it was read from (WalkRow). */
-  runs?: number[];
-}
-
-export const walkId = (startKey: string, rule: string) => `${startKey}\0${rule}`;
 
 /** The first line. */
 interface Header {
@@ -98,87 +93,6 @@ interface Trailer {
   entries: number;
   /** HMAC-SHA256 of the header line, a newline and the body line, with the user's key; base64. */
   mac: string;
-}
-
-/** What a lookup of an unchanged file answers: shared, so a warm scan allocates nothing per file. */
-export interface Hit {
-  result: FileResult | null;
-}
-
-const HIT_NO_TAGS: Hit = { result: null };
-
-/** A cache file as read: its columns, and an index by path key. */
-export class CacheFile {
-  private index: Map<string, number> | undefined;
-  private readonly found: Map<number, [hash: string, hit: Hit]>;
-  readonly walks = new Map<string, CachedWalk>();
-
-  constructor(
-    readonly started: number,
-    readonly paths: string[],
-    /** size, mtime and ctime of each row. */
-    private readonly stamps: Float64Array,
-    found: Body["found"],
-    /** No path is absolute or has a `..` part (one test of the whole list, not one per path). */
-    readonly plainRelative = false,
-  ) {
-    this.found = new Map(found.map(([i, hash, result]) => [i, [hash, { result }]]));
-  }
-
-  /** Path key → row, built on first need (a warm scan visits the rows in order: see `row`). */
-  get rows(): Map<string, number> {
-    this.index ??= new Map(this.paths.map((p, i) => [p, i]));
-    return this.index;
-  }
-
-  /** The row of `key`, tried first at `guess` (the row after the previous one looked up). */
-  row(key: string, guess: number): number | undefined {
-    return this.paths[guess] === key ? guess : this.rows.get(key);
-  }
-
-  stamp(row: number): FileStamp {
-    return { size: this.size(row), mtimeMs: this.mtime(row), ctimeMs: this.ctime(row) };
-  }
-
-  size(row: number): number {
-    return this.stamps[3 * row];
-  }
-
-  mtime(row: number): number {
-    return this.stamps[3 * row + 1];
-  }
-
-  ctime(row: number): number {
-    return this.stamps[3 * row + 2];
-  }
-
-  hash(row: number): string | null {
-    return this.found.get(row)?.[0] ?? null;
-  }
-
-  hit(row: number): Hit {
-    return this.found.get(row)?.[1] ?? HIT_NO_TAGS;
-  }
-
-  result(row: number): FileResult | null {
-    return this.hit(row).result;
-  }
-
-  entry(row: number): CacheEntry {
-    return { ...this.stamp(row), hash: this.hash(row), result: this.result(row) };
-  }
-
-  /** The rows holding a result (the files with tags or warnings), each with it. */
-  results(): [row: number, result: FileResult][] {
-    const results: [number, FileResult][] = [];
-    for (const [row, [, hit]] of this.found) if (hit.result) results.push([row, hit.result]);
-    return results;
-  }
-
-  /** Every entry by path key (tests and tools; a scan reads rows as needed). */
-  entries(): Map<string, CacheEntry> {
-    return new Map(this.paths.map((p, i) => [p, this.entry(i)]));
-  }
 }
 
 const sign = (key: Buffer) => createHmac("sha256", key);
@@ -304,7 +218,15 @@ function writeBody(out: ChunkWriter, rows: [key: string, entry: CacheEntry][], w
   out.write('{"paths":"');
   for (const [i, [key]] of rows.entries()) out.write((i > 0 ? "\\n" : "") + JSON.stringify(key).slice(1, -1));
   out.write('","stamps":"');
-  out.write(packNumbers(rows.flatMap(([, e]) => [e.size, e.mtimeMs, e.ctimeMs])));
+  out.write(
+    packNumbers(
+      columns(rows, 3, ([, e], into, at) => {
+        into[at] = e.size;
+        into[at + 1] = e.mtimeMs;
+        into[at + 2] = e.ctimeMs;
+      }),
+    ),
+  );
   out.write('","found":[');
   let first = true;
   rows.forEach(([, e], i) => {
@@ -330,7 +252,12 @@ function writeBody(out: ChunkWriter, rows: [key: string, entry: CacheEntry][], w
       rule,
       runs,
       dirs.map(([k]) => k).join("\n"),
-      packNumbers(dirs.flatMap(([, d]) => [d.mtimeMs, d.ctimeMs])),
+      packNumbers(
+        columns(dirs, 2, ([, d], into, at) => {
+          into[at] = d.mtimeMs;
+          into[at + 1] = d.ctimeMs;
+        }),
+      ),
       walk.links.map((pair) => pair.join("\0")).join("\n"),
       unrowed.join("\n"),
     ];
@@ -350,10 +277,11 @@ export function writeCacheFile(
   file: string,
   scope: string,
   started: number,
-  entries: Map<string, CacheEntry>,
+  entries: ReadonlyMap<string, CacheEntry> | readonly [key: string, entry: CacheEntry][],
   walks: Map<string, CachedWalk> = new Map(),
 ): void {
-  const rows = [...entries].filter(([key]) => !key.includes("\n") && !key.includes("\0")); // such a name: not cached
+  const all = Array.isArray(entries) ? entries : [...entries];
+  const rows = all.filter(([key]) => !key.includes("\n") && !key.includes("\0")); // such a name: not cached
   const dir = path.dirname(file);
   const signingKey = cacheSigningKey(dir, true);
   if (typeof signingKey === "string") throw new Error(signingKey);

@@ -6,7 +6,8 @@
 import path from "node:path";
 import { type DirStamp, MISSING_STAMP, type RememberedWalk, type WalkFilter, type WalkRecord } from "../../fs/globs.js";
 import { statStamp } from "../../fs/stamp.js";
-import { type CachedWalk, type CacheFile, type CacheNote, walkId } from "./cache-file.js";
+import type { CacheNote } from "./cache-file.js";
+import { type CachedWalk, type CacheFile, walkId } from "./cache-rows.js";
 
 /** A cache key's path: a key is absolute, or relative to the cache's base (`prefix`: the base and a separator). */
 const pathOfKey = (key: string, prefix: string) => (path.isAbsolute(key) ? key : prefix + key);

@@ -15,12 +15,14 @@ import { statStamp } from "../../fs/stamp.js";
 import type { FileResult } from "../engine/file.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
 import { cacheDir } from "./cache-dir.js";
-import { type CacheFile, type CacheNote, type Hit, readCacheFile, writeCacheFile } from "./cache-file.js";
+import { type CacheNote, readCacheFile, writeCacheFile } from "./cache-file.js";
+import type { CacheFile, Hit } from "./cache-rows.js";
 import { prepareCacheDir } from "./cache-trust.js";
 import { CachedWalks, PathKeys, Probe } from "./cache-walks.js";
 
-export { CacheFile, MAX_CACHE_BYTES, readCacheFile, writeCacheFile } from "./cache-file.js";
+export { MAX_CACHE_BYTES, readCacheFile, writeCacheFile } from "./cache-file.js";
 export { cacheKey } from "./cache-key.js";
+export { CacheFile } from "./cache-rows.js";
 
 /**
  * A file whose mtime or ctime is this close to (or after) the moment the scan that cached it
@@ -228,9 +230,10 @@ export class ScanCache {
     });
     for (const [key, entry] of this.next) rows.push([key, entry]);
     rows.sort((a, b) => compareStrings(a[0], b[0]));
-    const entries = new Map(rows.map(([key, kept]) => [key, typeof kept === "number" ? old!.entry(kept) : kept]));
+    // In place: a cache of a million files is written without a second list of them.
+    for (const row of rows) if (typeof row[1] === "number") row[1] = old!.entry(row[1]);
     try {
-      writeCacheFile(this.file, this.scope, this.started, entries, this.walks.next);
+      writeCacheFile(this.file, this.scope, this.started, rows as [string, CacheEntry][], this.walks.next);
       lastRun.written = true;
     } catch (err) {
       // read-only or full disk, no key, too large: the next run scans cold

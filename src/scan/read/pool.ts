@@ -37,6 +37,13 @@ interface Run {
   done: () => void;
 }
 
+/** The outcome of the k-th file of a reply that holds no marker, from its stamp (BatchReply). */
+function plainOutcome(stamps: Float64Array, k: number): TaskOutcome {
+  const size = stamps[3 * k];
+  if (Number.isNaN(size)) return UNSTAMPED_NO_TAGS;
+  return { entry: { size, mtimeMs: stamps[3 * k + 1], ctimeMs: stamps[3 * k + 2], hash: null, result: null } };
+}
+
 export class Pool {
   private readonly slots: Slot[] = [];
   private readonly whole = new WholeBudget();
@@ -195,7 +202,7 @@ export class Pool {
     const batch = slot.inFlight.get(reply.id);
     if (!run || !batch) return;
     slot.inFlight.delete(reply.id);
-    for (const [k, outcome] of reply.outcomes.entries()) run.outcomes[batch.indexes[k]] = outcome ?? UNSTAMPED_NO_TAGS;
+    for (const [k, outcome] of reply.outcomes.entries()) run.outcomes[batch.indexes[k]] = outcome ?? plainOutcome(reply.stamps, k);
     run.onProgress(reply.outcomes.length);
     run.remaining--;
     if (reply.broken) {

@@ -2,6 +2,7 @@
 import { parentPort } from "node:worker_threads";
 import { grammarTraps } from "../grammar/traps.js";
 import {
+  type CacheEntry,
   type FileTask,
   isPending,
   isWhole,
@@ -22,8 +23,14 @@ export interface BatchRequest {
 
 export interface BatchReply {
   id: number;
-  /** null: an unstamped file without the marker (UNSTAMPED_NO_TAGS), most of a cold scan's, not cloned. */
+  /**
+   * null: a file without the marker, most of a cold scan's, not cloned as an object: its stamp
+   * is numbers 3k to 3k+2 of `stamps` (size, mtime, ctime), NaN for an unstamped file
+   * (UNSTAMPED_NO_TAGS).
+   */
   outcomes: (TaskOutcome | null)[];
+  /** Transferred, not copied. */
+  stamps: Float64Array;
   /**
    * A grammar trapped in the last outcome's parse: this thread's parser runtime can't be
    * trusted any more, so the worker stops here (outcomes holds only the tasks done) and
@@ -39,7 +46,7 @@ export interface WholeAsk {
 }
 
 /** The pool's answer to a WholeAsk. */
-export interface WholeGrant {
+interface WholeGrant {
   granted: number;
 }
 
@@ -73,12 +80,17 @@ async function settleWhole(read: PendingWhole): Promise<TaskOutcome> {
   }
 }
 
-async function settle(task: FileTask): Promise<TaskOutcome | null> {
+async function settle(task: FileTask): Promise<TaskOutcome> {
   const read = readTask(task);
   if (isWhole(read)) return settleWhole(read);
   // Only a parse awaits: a file without the marker takes no turn of the microtask queue.
-  if (!isPending(read)) return read === UNSTAMPED_NO_TAGS ? null : read;
+  if (!isPending(read)) return read;
   return parsePending(read as PendingParse);
+}
+
+/** Whether an outcome travels as its stamp alone (BatchReply): a file without the marker. */
+function plain(outcome: TaskOutcome): outcome is { entry: CacheEntry } {
+  return "entry" in outcome && outcome.entry.hash === null && outcome.entry.result === null;
 }
 
 /**
@@ -100,10 +112,14 @@ port.on("message", (message: BatchRequest | WholeGrant) => {
   queue = queue.then(async () => {
     if (broken) return;
     const outcomes: (TaskOutcome | null)[] = [];
+    const stamps = new Float64Array(3 * request.tasks.length).fill(Number.NaN);
     for (const task of request.tasks) {
       const traps = grammarTraps();
       try {
-        outcomes.push(await settle(task));
+        const outcome = await settle(task);
+        if (outcome !== UNSTAMPED_NO_TAGS && plain(outcome))
+          stamps.set([outcome.entry.size, outcome.entry.mtimeMs, outcome.entry.ctimeMs], 3 * outcomes.length);
+        outcomes.push(plain(outcome) ? null : outcome);
       } catch (err) {
         outcomes.push({ error: `cannot scan file: ${err instanceof Error ? err.message : String(err)}` });
       }
@@ -112,6 +128,6 @@ port.on("message", (message: BatchRequest | WholeGrant) => {
         break;
       }
     }
-    port.postMessage({ id: request.id, outcomes, ...(broken ? { broken } : {}) } satisfies BatchReply);
+    port.postMessage({ id: request.id, outcomes, stamps, ...(broken ? { broken } : {}) } satisfies BatchReply, [stamps.buffer]);
   });
 });

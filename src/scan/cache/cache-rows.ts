@@ -1,0 +1,98 @@
+// A cache file as read (cache-file.ts reads and writes it): its rows by columns, looked up by
+// path key, and the walks it remembers. Plain memory: no I/O.
+import type { FileResult } from "../engine/file.js";
+import type { CacheEntry, FileStamp } from "../read/worker-task.js";
+import type { DirStamp } from "../walk/walk.js";
+
+/** A walk as kept between runs: paths as keys (see ScanCache). */
+export interface CachedWalk {
+  files: string[];
+  dirs: [key: string, stamp: DirStamp][];
+  /** The links it went through: key as walked, key of the real path. */
+  links: [abs: string, real: string][];
+  /** Its files as runs of rows of the cache file it was read from (WalkRow). */
+  runs?: number[];
+}
+
+export const walkId = (startKey: string, rule: string) => `${startKey}\0${rule}`;
+
+/** What a lookup of an unchanged file answers: shared, so a warm scan allocates nothing per file. */
+export interface Hit {
+  result: FileResult | null;
+}
+
+const HIT_NO_TAGS: Hit = { result: null };
+
+/** A cache file as read: its columns, and an index by path key. */
+export class CacheFile {
+  private index: Map<string, number> | undefined;
+  private readonly found: Map<number, [hash: string, hit: Hit]>;
+  readonly walks = new Map<string, CachedWalk>();
+
+  constructor(
+    readonly started: number,
+    readonly paths: string[],
+    /** size, mtime and ctime of each row. */
+    private readonly stamps: Float64Array,
+    found: [index: number, hash: string, result: FileResult][],
+    /** No path is absolute or has a `..` part (one test of the whole list, not one per path). */
+    readonly plainRelative = false,
+  ) {
+    this.found = new Map(found.map(([i, hash, result]) => [i, [hash, { result }]]));
+  }
+
+  /** Path key → row, built on first need (a warm scan visits the rows in order: see `row`). */
+  get rows(): Map<string, number> {
+    this.index ??= new Map(this.paths.map((p, i) => [p, i]));
+    return this.index;
+  }
+
+  /** The row of `key`, tried first at `guess` (the row after the previous one looked up). */
+  row(key: string, guess: number): number | undefined {
+    return this.paths[guess] === key ? guess : this.rows.get(key);
+  }
+
+  stamp(row: number): FileStamp {
+    return { size: this.size(row), mtimeMs: this.mtime(row), ctimeMs: this.ctime(row) };
+  }
+
+  size(row: number): number {
+    return this.stamps[3 * row];
+  }
+
+  mtime(row: number): number {
+    return this.stamps[3 * row + 1];
+  }
+
+  ctime(row: number): number {
+    return this.stamps[3 * row + 2];
+  }
+
+  hash(row: number): string | null {
+    return this.found.get(row)?.[0] ?? null;
+  }
+
+  hit(row: number): Hit {
+    return this.found.get(row)?.[1] ?? HIT_NO_TAGS;
+  }
+
+  result(row: number): FileResult | null {
+    return this.hit(row).result;
+  }
+
+  entry(row: number): CacheEntry {
+    return { ...this.stamp(row), hash: this.hash(row), result: this.result(row) };
+  }
+
+  /** The rows holding a result (the files with tags or warnings), each with it. */
+  results(): [row: number, result: FileResult][] {
+    const results: [number, FileResult][] = [];
+    for (const [row, [, hit]] of this.found) if (hit.result) results.push([row, hit.result]);
+    return results;
+  }
+
+  /** Every entry by path key (tests and tools; a scan reads rows as needed). */
+  entries(): Map<string, CacheEntry> {
+    return new Map(this.paths.map((p, i) => [p, this.entry(i)]));
+  }
+}
