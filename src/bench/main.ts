@@ -458,7 +458,8 @@ async function main(): Promise<void> {
  * `npm run bench -- scan [--base DIR] [--runs N] [--memory N]`: the manifest scan and
  * `--project`, cold and warm, paired with rg (src/bench/scan-pairs.ts) on the bench tree and on
  * a copy of it with 30 links; with --base, the build in DIR (an older commit's, after `npm ci`)
- * against this one; with --memory N, the peak RSS of scans of N small files instead.
+ * against this one; then speky-mcp's first code reference against a cold scan (src/bench/mcp-pairs.ts;
+ * `--mcp`: that alone); with --memory N, the peak RSS of scans of N small files instead.
  */
 async function benchScanPairs(args: string[]): Promise<void> {
   const { linkedCopy, pairLines, pairRuns } = await import("./scan-pairs.js");
@@ -479,13 +480,26 @@ async function benchScanPairs(args: string[]): Promise<void> {
   }
   const tree = ensureBenchTree((line) => log(`   ${line}`));
   const real = { label: "issue 14's tree", dir: tree.dir };
+  if (args.includes("--mcp")) {
+    // `--mcp`: the servers' background scan only (src/bench/mcp-pairs.ts).
+    const { mcpPairLines } = await import("./mcp-pairs.js");
+    log(`MCP pairs: ${real.label}, ${runs} interleaved rounds`);
+    for (const line of await mcpPairLines(real, builds, runs, MCP_PAIR_ID, log)) log(`   ${line}`);
+    return;
+  }
   for (const t of [real, linkedCopy(real, 30)]) {
     log(`Scan pairs: ${t.label}, ${runs} interleaved rounds`);
     const result = pairRuns(t, builds, runs, log);
     for (const line of pairLines(result)) log(`   ${line}`);
     log();
   }
+  const { mcpPairLines } = await import("./mcp-pairs.js");
+  log(`MCP pairs: ${real.label}, ${runs} interleaved rounds`);
+  for (const line of await mcpPairLines(real, builds, runs, MCP_PAIR_ID, log)) log(`   ${line}`);
 }
+
+/** A requirement of the bench tree whose tag the scan finds (tree-real.ts plants R00001 first). */
+const MCP_PAIR_ID = "R00001";
 
 // `npm run bench -- lsp`: the language server's part alone; `npm run bench -- walk`: the walk bench alone (src/bench/walk.ts).
 if (process.argv[2] === "lsp") {

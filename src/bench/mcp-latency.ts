@@ -21,7 +21,7 @@ interface Answer {
 }
 
 /** One JSON-RPC line out, the answer with the same id back. */
-class RawClient {
+export class RawClient {
   // Answers can be megabytes long: keep the chunks and look for the newline in each new one only.
   private chunks: Buffer[] = [];
   private pending = new Map<number, (answer: Answer) => void>();

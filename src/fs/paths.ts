@@ -20,3 +20,12 @@ export function realOrNull(p: string): string | null {
 export function realOrResolved(p: string): string {
   return realOrNull(p) ?? path.resolve(p);
 }
+
+/** A path's stat through links: undefined when nothing is there, null when something is that can't be followed (ELOOP and the like). */
+export function statThrough(p: string): fs.Stats | undefined | null {
+  try {
+    return fs.statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return null;
+  }
+}

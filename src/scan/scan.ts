@@ -186,7 +186,7 @@ async function replayed(
   if (!cache || !probe) return null;
   let walked: Walked;
   try {
-    walked = await walk({ cache: probe, blocking: options.cooperative !== true });
+    walked = await walk({ filter: probe, blocking: options.cooperative !== true });
   } catch (err) {
     if (probe.missed) return null;
     throw err;

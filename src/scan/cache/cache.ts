@@ -1,7 +1,8 @@
 // The persistent scan cache's policy: per scanned root (and pattern set), the stamp (size,
 // mtime, ctime) and content hash of every file seen → what the scan found in it. A warm run
 // stats the files and reads only those whose stamp changed. The file format and its reading
-// and writing are cache-file.ts; what makes a folder or a file trustworthy is cache-trust.ts.
+// and writing are cache-file.ts; what makes a folder or a file trustworthy is cache-trust.ts;
+// the walks it remembers, the walker's filter, are cache-walks.ts.
 //
 // Where: $SPEKY_CACHE_DIR, else $XDG_CACHE_HOME/speky-ts, else ~/.cache/speky-ts; never in the
 // scanned tree. The folder must be ours alone (else the cache is neither read nor written);
@@ -10,15 +11,14 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { compareStrings } from "../../diagnostics.js";
-import { MISSING_STAMP } from "../../fs/globs.js";
 import { statStamp } from "../../fs/stamp.js";
 import type { FileResult } from "../engine/file.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
-import type { DirStamp, RememberedWalk, WalkCache } from "../walk/walk.js";
 import { cacheDir } from "./cache-dir.js";
 import { type CacheNote, readCacheFile, writeCacheFile } from "./cache-file.js";
-import { type CachedWalk, type CacheFile, type Hit, walkId } from "./cache-rows.js";
+import type { CacheFile, Hit } from "./cache-rows.js";
 import { prepareCacheDir } from "./cache-trust.js";
+import { CachedWalks, PathKeys, Probe } from "./cache-walks.js";
 
 export { MAX_CACHE_BYTES, readCacheFile, writeCacheFile } from "./cache-file.js";
 export { cacheKey } from "./cache-key.js";
@@ -34,23 +34,6 @@ export const RACY_MS = 100;
 const RACY_COARSE_MS = 2000;
 
 export { cacheDir };
-
-/** A cache key's path: a key is absolute, or relative to the cache's base (`prefix`: the base and a separator). */
-const pathOfKey = (key: string, prefix: string) => (path.isAbsolute(key) ? key : prefix + key);
-
-/** Paths under `base` are kept relative to it (shorter), others absolute. */
-class PathKeys {
-  readonly prefix: string;
-  constructor(base: string) {
-    this.prefix = base.endsWith(path.sep) ? base : base + path.sep;
-  }
-  key(absPath: string): string {
-    return absPath.startsWith(this.prefix) ? absPath.slice(this.prefix.length) : absPath;
-  }
-  absolute(key: string): string {
-    return pathOfKey(key, this.prefix);
-  }
-}
 
 /** One stamp taken at a time (statStamp writes it here). */
 const taken = new Float64Array(3);
@@ -94,37 +77,7 @@ export interface Previous {
 
 const NOT_CACHED = { previous: null };
 
-/**
- * The walk cache of a replay: remembered walks whose folders are unchanged answer with no
- * files (a replay needs none); any other walk ends the probe: it throws, `missed` set (the
- * tree, or what is scanned, changed).
- */
-export class Probe implements WalkCache {
-  readonly walks: CachedWalk[] = [];
-  readonly dryRun = { files: 0 };
-  missed = false;
-
-  constructor(private readonly cache: ScanCache) {}
-
-  lookup(start: string, rule: string): RememberedWalk {
-    const walk = this.cache.remembered(start, rule);
-    if (!walk) this.miss();
-    this.walks.push(walk);
-    this.dryRun.files = walk.files.length;
-    return { files: [], links: [] };
-  }
-
-  store(): void {
-    this.miss();
-  }
-
-  private miss(): never {
-    this.missed = true;
-    throw new Error("a walk the scan cache does not remember");
-  }
-}
-
-export class ScanCache implements WalkCache {
+export class ScanCache {
   readonly file: string;
   private readonly scope: string;
   private readonly keys: PathKeys;
@@ -135,9 +88,8 @@ export class ScanCache implements WalkCache {
   private keptCount = 0;
   /** Path key → the entry of a file this run read: the next cache file's other rows. */
   private readonly next = new Map<string, CacheEntry>();
-  private readonly nextWalks = new Map<string, CachedWalk>();
-  /** Directories checked by this run: unchanged or not. */
-  private readonly dirsChecked = new Map<string, boolean>();
+  /** The walks remembered: the walker's filter (a walk whose folders are all unchanged answers for itself). */
+  readonly walks: CachedWalks;
   private changed = false;
   /** Where the next file looked up is likely to be: files come in the order they were cached. */
   private cursor = 0;
@@ -159,11 +111,12 @@ export class ScanCache implements WalkCache {
     if (this.unusable) this.note(`scan cache not used: ${this.unusable} (${dir})`);
     this.old = this.unusable ? null : readCacheFile(this.file, this.scope, this.note);
     this.kept = new Uint8Array(this.old?.paths.length ?? 0);
+    this.walks = new CachedWalks(this.old, this.keys, (mtimeMs, ctimeMs) => this.trusted(mtimeMs, ctimeMs), this.note);
     if (!this.old) this.changed = true;
     else if (options.merge) {
       // A row read again this run is replaced by its record (see save).
       this.keepAll();
-      for (const [id, w] of this.old.walks) this.nextWalks.set(id, w);
+      for (const [id, w] of this.old.walks) this.walks.next.set(id, w);
     }
   }
 
@@ -178,67 +131,9 @@ export class ScanCache implements WalkCache {
     return Math.max(mtimeMs, ctimeMs) < this.old!.started - window;
   }
 
-  private dirUnchanged(key: string, stamp: DirStamp): boolean {
-    let same = this.dirsChecked.get(key);
-    if (same === undefined) {
-      const kind = statStamp(this.keys.absolute(key), taken, 0);
-      // A walk stamps the folders it listed, the ignore files it read and its dangling links (src/fs/globs.ts).
-      same =
-        kind === "missing"
-          ? stamp.mtimeMs === MISSING_STAMP.mtimeMs && stamp.ctimeMs === MISSING_STAMP.ctimeMs
-          : (kind === "directory" || kind === "file") && taken[1] === stamp.mtimeMs && taken[2] === stamp.ctimeMs;
-      same &&= this.trusted(stamp.mtimeMs, stamp.ctimeMs);
-      this.dirsChecked.set(key, same);
-    }
-    return same;
-  }
-
-  /** A walk of the previous run whose directories are all unchanged (`remembered`): its files, again. */
-  lookup(start: string, rule: string): RememberedWalk | null {
-    const walk = this.remembered(start, rule);
-    if (!walk) return null;
-    const absolute = (key: string) => this.keys.absolute(key);
-    return { files: walk.files.map(absolute), links: walk.links.map(([a, r]) => [absolute(a), absolute(r)]) };
-  }
-
-  /**
-   * A walk of the previous run whose directories are all unchanged. Only if every file is
-   * under `start`: a walk row naming anything else (a FIFO, /etc/...) was not written by a
-   * walk of this start, and is not used.
-   */
-  remembered(start: string, rule: string): CachedWalk | null {
-    const id = walkId(this.keys.key(start), rule);
-    const walk = this.old?.walks.get(id);
-    if (!walk) return null;
-    if (!this.allUnder(walk.files, start)) {
-      this.note(`scan cache walk of ${start} not used: it lists a file outside it`);
-      return null;
-    }
-    if (!walk.dirs.every(([key, stamp]) => this.dirUnchanged(key, stamp))) return null;
-    this.nextWalks.set(id, walk);
-    return walk;
-  }
-
-  /** Whether every key is of a file under `start`, told on the keys as they are (no path built). */
-  private allUnder(keys: readonly string[], start: string): boolean {
-    const prefix = start.endsWith(path.sep) ? start : start + path.sep;
-    // A key relative to the base is under `start` if it starts with the key of `start` (the
-    // start under the base), or always (the base under the start), or never.
-    const startKey = this.keys.key(prefix);
-    // Most walks start at the base, and most caches hold only plain paths under it.
-    if (startKey === "" && this.old?.plainRelative) return true;
-    const relativeUnder =
-      startKey !== prefix ? (key: string) => key.startsWith(startKey) : this.keys.prefix.startsWith(prefix) ? () => true : () => false;
-    for (const key of keys) {
-      if (!(path.isAbsolute(key) ? key.startsWith(prefix) : relativeUnder(key))) return false;
-      if (key.includes("..") && key.split(path.sep).includes("..")) return false;
-    }
-    return true;
-  }
-
-  /** A walk cache for a replay (see `replay`); null when there is nothing to replay. */
+  /** A walk filter for a replay (see `replay`); null when there is nothing to replay. */
   probe(): Probe | null {
-    return this.old && !this.options.merge ? new Probe(this) : null;
+    return this.old && !this.options.merge ? new Probe(this.walks) : null;
   }
 
   /**
@@ -269,15 +164,6 @@ export class ScanCache implements WalkCache {
     this.hits = rows;
     this.replayed = true;
     return { files: rows, results: old.results().map(([row, result]) => [this.keys.absolute(old.paths[row]), result]) };
-  }
-
-  store(start: string, rule: string, files: string[], dirs: Map<string, DirStamp>, links: [abs: string, real: string][]): void {
-    this.nextWalks.set(walkId(this.keys.key(start), rule), {
-      files: files.map((f) => this.keys.key(f)).sort(),
-      dirs: [...dirs].map(([dir, stamp]) => [this.keys.key(dir), stamp]),
-      links: links.map(([a, r]) => [this.keys.key(a), this.keys.key(r)]),
-    });
-    this.changed = true;
   }
 
   /**
@@ -334,9 +220,9 @@ export class ScanCache implements WalkCache {
     const dropped =
       !this.options.merge &&
       old !== null &&
-      (old.paths.length !== this.keptCount + this.next.size || old.walks.size !== this.nextWalks.size);
+      (old.paths.length !== this.keptCount + this.next.size || old.walks.size !== this.walks.next.size);
     lastRun = { file: this.file, hits: this.hits, misses: this.misses, written: false, replayed: this.replayed };
-    if (!this.changed && !dropped) return;
+    if (!this.changed && !this.walks.changed && !dropped) return;
     // By path: the order a scan looks files up in (scan.ts), so that the next run's lookups hit `cursor`.
     const rows: [key: string, kept: CacheEntry | number][] = [];
     this.kept.forEach((k, row) => {
@@ -347,7 +233,7 @@ export class ScanCache implements WalkCache {
     // In place: a cache of a million files is written without a second list of them.
     for (const row of rows) if (typeof row[1] === "number") row[1] = old!.entry(row[1]);
     try {
-      writeCacheFile(this.file, this.scope, this.started, rows as [string, CacheEntry][], this.nextWalks);
+      writeCacheFile(this.file, this.scope, this.started, rows as [string, CacheEntry][], this.walks.next);
       lastRun.written = true;
     } catch (err) {
       // read-only or full disk, no key, too large: the next run scans cold

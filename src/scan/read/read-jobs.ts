@@ -127,7 +127,7 @@ function feedFor(options: ScanOptions, cache: ScanCache | null): WalkFeed | null
 
 /** A server's scan (cooperative) lists folders on the thread pool; a command line's on its own thread. */
 function walkSetup(cooperative: boolean | undefined, cache: ScanCache | null, feed: WalkFeed | null): WalkSetup {
-  return { cache: cache ?? undefined, onFile: feed?.onFile, blocking: cooperative !== true };
+  return { filter: cache?.walks, onFile: feed?.onFile, blocking: cooperative !== true };
 }
 
 /** One scan's reading: the walk it feeds, then every job's outcome. */

@@ -8,13 +8,14 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { compareStrings, type Diagnostic, locatedAt } from "../../diagnostics.js";
 import { type Boundary, boundaryFor } from "../../fs/boundary.js";
-import { type GlobProblem, GlobWalker, patternReaches, type Reached, type WalkCache } from "../../fs/globs.js";
+import { type GlobProblem, GlobWalker, patternReaches, type Reached, type WalkSetup } from "../../fs/globs.js";
 import { isIgnoredFile } from "../../fs/ignore-rules.js";
 import { realOrNull, toPosix } from "../../fs/paths.js";
 import { languageForPath } from "../grammar/languages.js";
 import type { ScanTarget } from "../types.js";
 
-export type { DirStamp, RememberedWalk, WalkCache } from "../../fs/globs.js";
+/** How a scan walks: GlobWalker's setup (its filter: the scan cache). */
+export type { DirStamp, WalkSetup } from "../../fs/globs.js";
 
 export interface FileJob {
   absPath: string;
@@ -85,7 +86,7 @@ function diagnosticOf(target: ScanTarget, index: number, problem: GlobProblem): 
 
 /** Each file once, however many targets or patterns match it. */
 export async function expandTargets(targets: ScanTarget[], walk: WalkSetup = {}): Promise<Expanded> {
-  const walker = new GlobWalker(walk.cache, walk.onFile, walk.blocking);
+  const walker = new GlobWalker(walk);
   const jobs = new Jobs();
   const diagnostics: Diagnostic[] = [];
   for (const target of targets) {
@@ -131,13 +132,6 @@ export async function expandTargetsFor(targets: ScanTarget[], files: string[]): 
   return { jobs: jobs.sorted(), diagnostics: [] };
 }
 
-/** How a scan walks: GlobWalker's arguments. */
-export interface WalkSetup {
-  cache?: WalkCache;
-  onFile?: (file: Reached) => void;
-  blocking?: boolean;
-}
-
 export interface PathOptions {
   /** null: no confinement for links under the folders (--allow-outside). */
   allowOutside?: boolean;
@@ -152,7 +146,7 @@ export async function expandPaths(
   options: PathOptions = {},
   walk: WalkSetup = {},
 ): Promise<{ jobs: FileJob[]; missing: string[]; diagnostics: Diagnostic[] }> {
-  const walker = new GlobWalker(walk.cache, walk.onFile, walk.blocking);
+  const walker = new GlobWalker(walk);
   const jobs = new Jobs();
   const missing: string[] = [];
   const diagnostics: Diagnostic[] = [];
