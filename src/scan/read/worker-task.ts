@@ -248,7 +248,7 @@ export function isWhole(x: TaskOutcome | PendingParse | PendingWhole): x is Pend
 }
 
 /** Reads and settles one file on this thread: a whole read at once (one file at a time here). */
-export function readNow(task: FileTask): TaskOutcome | PendingParse {
+function readNow(task: FileTask): TaskOutcome | PendingParse {
   const read = readTask(task);
   return isWhole(read) ? readWhole(read) : read;
 }

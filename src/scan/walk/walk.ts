@@ -25,7 +25,7 @@ export interface FileJob {
   targets: ScanTarget[];
 }
 
-export interface Expanded {
+interface Expanded {
   /** Sorted by path; each real file once. */
   jobs: FileJob[];
   /** Problems of the patterns (outside the boundary, matching nothing), at their manifest lines. */
@@ -132,7 +132,7 @@ export async function expandTargetsFor(targets: ScanTarget[], files: string[]): 
   return { jobs: jobs.sorted(), diagnostics: [] };
 }
 
-export interface PathOptions {
+interface PathOptions {
   /** null: no confinement for links under the folders (--allow-outside). */
   allowOutside?: boolean;
   ignore?: boolean;
