@@ -2,7 +2,7 @@ import { absolutePathOf, type Diagnostic, escapeControl, locatedAt, type Severit
 import { plural } from "../quote.js";
 import type { Pos } from "./node.js";
 
-/** Warnings kept per file for one cause, as the scanner keeps them (src/scan/cap.ts). */
+/** Warnings kept per file for one cause, as the scanner keeps them (src/scan/engine/cap.ts). */
 export const WARNINGS_PER_CAUSE = 3;
 /** Errors kept per file for one cause: enough to fix a file by, never a million lines. */
 export const ERRORS_PER_CAUSE = 100;

@@ -44,7 +44,7 @@ export interface LanguageRow {
   wrappers: string[];
   separator: string;
   /**
-   * A tagged file may be parsed up to a little after its last tag (src/scan/prefix.ts):
+   * A tagged file may be parsed up to a little after its last tag (src/scan/engine/prefix.ts):
    * "braces" where a definition ends with a closing token, "offside" where it ends at a line
    * indented no deeper than it (Python). Absent: always parsed whole.
    */
