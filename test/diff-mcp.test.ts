@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyHeadChanges, BASE_FILES, expectedChanges, links } from "./support/diff-scenario.js";
+import { applyHeadChanges, BASE_FILES, expectedChanges, links, SECTION_HEADINGS } from "./support/diff-scenario.js";
 import { GitRepo, removeScratch, scratch } from "./support/git-repo.js";
 import { call, connect, type Session } from "./support/mcp.js";
 import { runSpeky } from "./support/process.js";
@@ -74,15 +74,7 @@ describe("speky report --diff", () => {
     const page = readFileSync(path.join(out, "changes.html"), "utf8");
     expect(page).toContain(`<h1>Changes since <code>main</code> <span class="sub">shop</span></h1>`);
     expect(page).toContain(`<code title="${base}">${base.slice(0, 12)}</code>`);
-    for (const heading of [
-      "Requirements (6)",
-      "Tests (3)",
-      "Code references (3)",
-      "Coverage (1)",
-      "Impact (5)",
-      "Suspect (2)",
-      "Tests to rerun (5)",
-    ]) {
+    for (const heading of SECTION_HEADINGS) {
       expect(page).toContain(`>${heading}</h2>`);
     }
     expect(page).toContain(`<td>added</td><td><a class="id" href="requirements/0001.html#REQ-9">REQ-9</a></td><td>Coupons</td>`);

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyHeadChanges, BASE_FILES, expectedChanges, links } from "./support/diff-scenario.js";
+import { applyHeadChanges, BASE_FILES, expectedChanges, links, SECTION_HEADINGS } from "./support/diff-scenario.js";
 import { cacheEnv, GitRepo, removeScratch, scratch } from "./support/git-repo.js";
 import { runSpeky } from "./support/process.js";
 
@@ -98,15 +98,7 @@ describe("speky diff, the working tree against a revision", () => {
       "**Summary:** requirements: 1 added, 1 removed, 4 changed · tests: 1 added, 1 removed, 1 changed · code references: 1 added, 2 removed · " +
         "coverage: 1 changed · impact: 5 definitions · suspect: 2 · rerun: 5 tests",
     );
-    for (const heading of [
-      "Requirements (6)",
-      "Tests (3)",
-      "Code references (3)",
-      "Coverage (1)",
-      "Impact (5)",
-      "Suspect (2)",
-      "Tests to rerun (5)",
-    ]) {
+    for (const heading of SECTION_HEADINGS) {
       expect(lines).toContain(`### ${heading}`);
     }
     // IDs link to the report's item pages; code to source_links: the head's at its branch, a deleted line's at the base commit.

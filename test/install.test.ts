@@ -5,24 +5,17 @@
 // and the three paths run concurrently.
 import { type SpawnOptions, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir as makeTempDir, REPO } from "./support/process.js";
+import { REPO, scratchFolders } from "./support/process.js";
 
 const STEP_MS = 8 * 60_000;
 const TEST_MS = 12 * 60_000;
 
 // Each path installs a few hundred MB: removed once the suite is done.
-const made: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = makeTempDir(prefix);
-  made.push(dir);
-  return dir;
-}
-afterAll(async () => {
-  await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
-}, STEP_MS);
+const scratch = scratchFolders();
+const tempDir = scratch.tempDir;
+afterAll(scratch.remove, STEP_MS);
 
 /** The environment without what an outer `npm test` exports (npm_config_*, npm_lifecycle_*...). */
 function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {

@@ -5,23 +5,16 @@
 // its launcher, which builds the plugin's copy of speky-ts on that first start, and shows it
 // connected; a second start uses that copy. Slow by nature (a real npm ci on the first start).
 import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLAUDE_CODE_VERSION, claude, claudeCode, claudeEnv } from "./support/claude-code.js";
 import { pluginFolder } from "./support/plugin-folder.js";
-import { tempDir as makeTempDir, REPO } from "./support/process.js";
+import { REPO, scratchFolders } from "./support/process.js";
 
 // Each build leaves a copy of some 44 MB: every folder made here is removed once the suite is done.
-const made: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = makeTempDir(prefix);
-  made.push(dir);
-  return dir;
-}
-afterAll(async () => {
-  await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const scratch = scratchFolders();
+const tempDir = scratch.tempDir;
+afterAll(scratch.remove);
 
 const INSTALL_MS = 12 * 60_000;
 /** The launcher as plugin.json names it: Claude Code puts the plugin's folder in place of the variable. */

@@ -5,7 +5,6 @@
 // builds a new copy and keeps the one before; a failed build says why. Slow by nature.
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -13,18 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isolatedEnv, npmCache } from "./support/claude-code.js";
 import { startLsp } from "./support/lsp.js";
 import { pluginFolder } from "./support/plugin-folder.js";
-import { tempDir as makeTempDir, REPO } from "./support/process.js";
+import { REPO, scratchFolders } from "./support/process.js";
 
 // Each build leaves a copy of some 44 MB: every folder made here is removed once the suite is done.
-const made: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = makeTempDir(prefix);
-  made.push(dir);
-  return dir;
-}
-afterAll(async () => {
-  await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const scratch = scratchFolders();
+const tempDir = scratch.tempDir;
+afterAll(scratch.remove);
 
 const BUILD_MS = 12 * 60_000;
 

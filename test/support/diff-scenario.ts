@@ -204,6 +204,17 @@ export function expectedChanges(base: string, baseCommit: string, head: string, 
   };
 }
 
+/** The scenario's sections with their entry counts, as the Markdown and the report title them. */
+export const SECTION_HEADINGS = [
+  "Requirements (6)",
+  "Tests (3)",
+  "Code references (3)",
+  "Coverage (1)",
+  "Impact (5)",
+  "Suspect (2)",
+  "Tests to rerun (5)",
+];
+
 /** The links the Markdown and the report give: the head's at its branch, a removed line's at the base commit. */
 export const links = {
   headTotal: `${LINK}/main/src/cart.py#L3`,

@@ -5,24 +5,18 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { tempDir } from "./process.js";
+import { scratchFolders } from "./process.js";
 
 // No optional locks: the suites' own `git status` never refreshes the index (under load a racily
 // clean entry made it rewrite .git/index, which a test reads as speky having touched it).
 const ISOLATED = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_OPTIONAL_LOCKS: "0" };
 
-const made: string[] = [];
+const folders = scratchFolders();
 
 /** A temporary folder removed by removeScratch (a suite's afterAll): repositories and their snapshots add up. */
-export function scratch(prefix = "speky-diff-"): string {
-  const dir = tempDir(prefix);
-  made.push(dir);
-  return dir;
-}
+export const scratch = (prefix = "speky-diff-") => folders.tempDir(prefix);
 
-export function removeScratch(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
+export const removeScratch = folders.remove;
 
 /** A cache folder of its own for a run of speky diff (its snapshots and scan cache). */
 export const cacheEnv = () => ({ SPEKY_CACHE_DIR: scratch("speky-diff-cache-") });
