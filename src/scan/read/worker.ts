@@ -117,9 +117,16 @@ port.on("message", (message: BatchRequest | WholeGrant) => {
       const traps = grammarTraps();
       try {
         const outcome = await settle(task);
-        if (outcome !== UNSTAMPED_NO_TAGS && plain(outcome))
-          stamps.set([outcome.entry.size, outcome.entry.mtimeMs, outcome.entry.ctimeMs], 3 * outcomes.length);
-        outcomes.push(plain(outcome) ? null : outcome);
+        if (!plain(outcome)) outcomes.push(outcome);
+        else {
+          if (outcome !== UNSTAMPED_NO_TAGS) {
+            const at = 3 * outcomes.length;
+            stamps[at] = outcome.entry.size;
+            stamps[at + 1] = outcome.entry.mtimeMs;
+            stamps[at + 2] = outcome.entry.ctimeMs;
+          }
+          outcomes.push(null);
+        }
       } catch (err) {
         outcomes.push({ error: `cannot scan file: ${err instanceof Error ? err.message : String(err)}` });
       }
