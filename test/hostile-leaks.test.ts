@@ -61,51 +61,61 @@ describe("the boundary of a tree outside git", () => {
   };
   for (const [name, body] of Object.entries(manifests)) write(path.join(proj, name), `kind: project\nname: p\n${body}`);
 
+  // One test per working directory: each spawns 22 commands, one after the other.
   // speky:speky-ts#TSEC-BOUNDARY-CWD
-  it("never reaches the home folder the process runs in, from any command, and reaches it with --allow-outside", async () => {
-    for (const cwd of [home, scratch, "/"]) {
-      for (const name of Object.keys(manifests)) {
-        const manifest = path.join(proj, name);
-        for (const args of [
-          ["check", "--no-cache", manifest],
-          ["check", "--no-cache", "--format", "github", manifest],
-          ["scan", "--no-cache", manifest],
-          ["report", "--format", "markdown", "--no-cache", manifest],
-        ]) {
-          const r = speky(args, cwd, { HOME: home });
-          expect(r.out, `${args.join(" ")} in ${cwd}`).not.toContain(SECRET);
-          expect(r.status, `${args.join(" ")} in ${cwd}: ${r.out}`).toBe(1);
-          expect(r.out).toMatch(/outside the project/);
+  describe("never reaches the home folder the process runs in, from any command, and reaches it with --allow-outside", () => {
+    for (const [where, cwd] of [
+      ["the home folder", home],
+      ["a folder above it", scratch],
+      ["/", "/"],
+    ]) {
+      it(`run in ${where}`, () => {
+        for (const name of Object.keys(manifests)) {
+          const manifest = path.join(proj, name);
+          for (const args of [
+            ["check", "--no-cache", manifest],
+            ["check", "--no-cache", "--format", "github", manifest],
+            ["scan", "--no-cache", manifest],
+            ["report", "--format", "markdown", "--no-cache", manifest],
+          ]) {
+            const r = speky(args, cwd, { HOME: home });
+            expect(r.out, `${args.join(" ")} in ${cwd}`).not.toContain(SECRET);
+            expect(r.status, `${args.join(" ")} in ${cwd}: ${r.out}`).toBe(1);
+            expect(r.out).toMatch(/outside the project/);
+          }
+          // The server refuses to start on the tree, saying why without the secret.
+          const server = spawnSync(process.execPath, [SPEKY_BIN.replace(/speky\.js$/, "speky-mcp.js"), "--no-watch", manifest], {
+            cwd,
+            encoding: "utf8",
+            timeout: 60_000,
+            input: "",
+            env: { ...process.env, HOME: home, GIT_CEILING_DIRECTORIES: scratch },
+          });
+          expect(server.status, server.stderr).toBe(1);
+          expect(server.stdout + server.stderr).not.toContain(SECRET);
+          expect(server.stderr).toMatch(/outside the project/);
         }
-        // The server refuses to start on the tree, saying why without the secret.
-        const server = spawnSync(process.execPath, [SPEKY_BIN.replace(/speky\.js$/, "speky-mcp.js"), "--no-watch", manifest], {
-          cwd,
-          encoding: "utf8",
-          timeout: 60_000,
-          input: "",
-          env: { ...process.env, HOME: home, GIT_CEILING_DIRECTORIES: scratch },
-        });
-        expect(server.status, server.stderr).toBe(1);
-        expect(server.stdout + server.stderr).not.toContain(SECRET);
-        expect(server.stderr).toMatch(/outside the project/);
+        // The report, wherever it is written, never holds the secret either (it is not written).
+        const html = path.join(scratch, "report-out");
+        const r = speky(["report", "--no-cache", "--out", html, path.join(proj, "root-up.yaml")], cwd, { HOME: home });
+        expect(r.status).toBe(1);
+        expect(allText(html)).not.toContain(SECRET);
+      });
+    }
+
+    it("reaches it with --allow-outside", async () => {
+      // A trusted tree: the same manifests reach the home folder with --allow-outside (the tests
+      // above would have seen the secret had the boundary let it through).
+      const trusted = speky(["scan", "--no-cache", "--allow-outside", path.join(proj, "code-up.yaml")], home, { HOME: home });
+      expect(trusted.stdout).toContain(SECRET);
+      const session = await connect(["--no-watch", "--allow-outside", path.join(proj, "root-up.yaml")], { cwd: home });
+      try {
+        const answer = await call(session.client, "get_requirement", { id: SECRET });
+        expect(answer.isError).toBe(false);
+      } finally {
+        await session.close();
       }
-      // The report, wherever it is written, never holds the secret either (it is not written).
-      const html = path.join(scratch, "report-out");
-      const r = speky(["report", "--no-cache", "--out", html, path.join(proj, "root-up.yaml")], cwd, { HOME: home });
-      expect(r.status).toBe(1);
-      expect(allText(html)).not.toContain(SECRET);
-    }
-    // A trusted tree: the same manifests reach the home folder with --allow-outside (the test
-    // above would have seen the secret had the boundary let it through).
-    const trusted = speky(["scan", "--no-cache", "--allow-outside", path.join(proj, "code-up.yaml")], home, { HOME: home });
-    expect(trusted.stdout).toContain(SECRET);
-    const session = await connect(["--no-watch", "--allow-outside", path.join(proj, "root-up.yaml")], { cwd: home });
-    try {
-      const answer = await call(session.client, "get_requirement", { id: SECRET });
-      expect(answer.isError).toBe(false);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   // speky:speky-ts#TSEC-BOUNDARY-CWD
