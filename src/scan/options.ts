@@ -1,4 +1,5 @@
 // What a caller may ask of a scan (scan.ts), in a module of its own: the stages read it too.
+import type { CacheRun } from "./cache/cache.js";
 
 export interface ScanOptions {
   /**
@@ -20,6 +21,8 @@ export interface ScanOptions {
   afterWalk?: (total: number) => Promise<void>;
   /** Hears why the cache was not used or not written (--verbose). */
   cacheNote?: (line: string) => void;
+  /** Hears what the cache did (files unchanged, read, replayed, written), once it is saved after the scan. */
+  cacheSaved?: (run: CacheRun) => void;
   /**
    * Start the workers before the walk when every file is to be read (the command line's
    * cold scans); otherwise from the walk's POOL_MIN_FILES-th file, when the tree proves big.
@@ -27,7 +30,7 @@ export interface ScanOptions {
   eagerWorkers?: boolean;
 }
 
-export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel" | "cacheNote" | "eagerWorkers"> & {
+export type PathScanOptions = Pick<ScanOptions, "cache" | "parallel" | "cacheNote" | "cacheSaved" | "eagerWorkers"> & {
   /** Follow links under the folders to anywhere (--allow-outside). */
   allowOutside?: boolean;
   /** Skip git-ignored files (default true; --no-ignore: false). */

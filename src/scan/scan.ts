@@ -219,10 +219,10 @@ function commonDirectory(paths: string[]): string {
 
 // speky:speky-ts#CHECK-LAZY-MODULES
 /** The cache's modules are loaded only when it is used: `--no-cache` (a pre-commit check) skips them. */
-async function openCache(options: ScanOptions, scope: unknown, base: string, merge: boolean): Promise<ScanCache | null> {
+async function openCache(options: ScanOptions | PathScanOptions, scope: unknown, base: string, merge: boolean): Promise<ScanCache | null> {
   if (!options.cache) return null;
   const { ScanCache } = await import("./cache/cache.js");
-  const cache = new ScanCache({ scope, base, merge, note: options.cacheNote });
+  const cache = new ScanCache({ scope, base, merge, note: options.cacheNote, saved: options.cacheSaved });
   trace("cache file read");
   return cache;
 }

@@ -48,9 +48,11 @@ export interface ScanCacheOptions {
   dir?: string;
   /** Hears why the cache was not used or not written (--verbose). */
   note?: CacheNote;
+  /** Hears what the run did, once saved (ScanOptions.cacheSaved). */
+  saved?: (run: CacheRun) => void;
 }
 
-/** What the last saved ScanCache of this process did (tests and the bench look). */
+/** What a ScanCache did, told when it is saved. */
 export interface CacheRun {
   file: string;
   /** Files told unchanged by their stamp, not read. */
@@ -60,12 +62,6 @@ export interface CacheRun {
   written: boolean;
   /** Answered by a replay (scan.ts): nothing changed, no file looked up on its own. */
   replayed: boolean;
-}
-
-let lastRun: CacheRun | null = null;
-
-export function lastCacheRun(): CacheRun | null {
-  return lastRun;
 }
 
 /** What the cache knows of a file that changed, or may have: its result stands if its content hash does. */
@@ -221,8 +217,14 @@ export class ScanCache {
       !this.options.merge &&
       old !== null &&
       (old.paths.length !== this.keptCount + this.next.size || old.walks.size !== this.walks.next.size);
-    lastRun = { file: this.file, hits: this.hits, misses: this.misses, written: false, replayed: this.replayed };
-    if (!this.changed && !this.walks.changed && !dropped) return;
+    const run: CacheRun = { file: this.file, hits: this.hits, misses: this.misses, written: false, replayed: this.replayed };
+    if (this.changed || this.walks.changed || dropped) run.written = this.write();
+    this.options.saved?.(run);
+  }
+
+  /** Writes the next cache file; false when it can't be written (no error: the next run scans cold). */
+  private write(): boolean {
+    const old = this.old;
     // By path: the order a scan looks files up in (scan.ts), so that the next run's lookups hit `cursor`.
     const rows: [key: string, kept: CacheEntry | number][] = [];
     this.kept.forEach((k, row) => {
@@ -234,10 +236,11 @@ export class ScanCache {
     for (const row of rows) if (typeof row[1] === "number") row[1] = old!.entry(row[1]);
     try {
       writeCacheFile(this.file, this.scope, this.started, rows as [string, CacheEntry][], this.walks.next);
-      lastRun.written = true;
+      return true;
     } catch (err) {
-      // read-only or full disk, no key, too large: the next run scans cold
+      // read-only or full disk, no key, too large
       this.note(`scan cache not written: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
     }
   }
 }
