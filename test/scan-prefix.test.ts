@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { jdkSources } from "../src/bench/machine-sources.js";
 import { scanText, scanTextPrefix } from "../src/scan/engine/index.js";
 import { windowFor } from "../src/scan/engine/prefix.js";
-import { markerIndexes } from "../src/scan/engine/text.js";
+import { markerIndexes } from "../src/scan/engine/tag.js";
 import { languageForPath } from "../src/scan/grammar/languages.js";
 import { loadLanguage } from "../src/scan/grammar/runtime.js";
 import { filesUnder, REPO } from "./scan-helpers.js";

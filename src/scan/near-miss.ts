@@ -5,8 +5,8 @@
 import { suggestName } from "../model/suggest.js";
 import { plural, quote, shown } from "../quote.js";
 import { PROJECTS_PER_CAUSE, WARNINGS_PER_CAUSE } from "./engine/cap.js";
-import { MARKER } from "./engine/text.js";
-import type { RawTag } from "./engine/types.js";
+import type { RawTag } from "./engine/tag.js";
+import { MARKER } from "./engine/tag.js";
 
 /**
  * Distinct unknown project names compared per scan (each answer remembered): a hostile tree

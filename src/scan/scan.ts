@@ -13,7 +13,7 @@ import { toPosix } from "../fs/paths.js";
 import type { ScanCache } from "./cache/cache.js";
 import { saveLater } from "./cache/cache-save.js";
 import type { FileOutline } from "./engine/spans.js";
-import type { RawTag } from "./engine/types.js";
+import type { RawTag } from "./engine/tag.js";
 import { NearMisses } from "./near-miss.js";
 import type { PathScanOptions, ScanOptions } from "./options.js";
 import type { Outcome, Reading } from "./read/read-jobs.js";

@@ -1,7 +1,7 @@
 // Validation of a cache file's fields (cache-file.ts): a reason, or null when a value is what
 // its type says.
 import { endianness } from "node:os";
-import type { RawDiagnostic, RawTag } from "../engine/types.js";
+import type { RawDiagnostic, RawTag } from "../engine/tag.js";
 import { FORMAT, FORMAT_VERSION } from "./cache-key.js";
 
 type Check = (x: unknown) => string | null;

@@ -2,7 +2,7 @@
 // line that counts the rest. A 19 MB file of a million tags gave a million warnings, 262 MB of
 // JSON and 2.5 GB of memory; it now gives a handful. References are never dropped: a
 // reference past the cap only loses its warning (counted in the summary).
-import type { RawDiagnostic, RawTag } from "./types.js";
+import type { RawDiagnostic, RawTag } from "./tag.js";
 
 /** Warnings kept per file for one cause (message) and one project. */
 export const WARNINGS_PER_CAUSE = 3;

@@ -1,15 +1,15 @@
 // One file's bytes → its tags. Pure and serialisable (plain data in and out), so a worker
 // pool or a cache can wrap it.
 
+import { TextPositions } from "../../text-positions.js";
 import { languageForPath, languageForShebang } from "../grammar/languages.js";
 import { GrammarFailure, ParseBoundExceeded } from "../grammar/runtime.js";
 import { capWarnings, WarningCap } from "./cap.js";
 import { headText, largeFileTags } from "./large-file.js";
 import { scanText } from "./scan-text.js";
 import type { FileOutline } from "./spans.js";
+import { MARKER, MESSAGES, markerIndexes, type RawDiagnostic, type RawTag, tagAt } from "./tag.js";
 import { freeTag } from "./tags.js";
-import { MARKER, markerIndexes, TextPositions, tagAt } from "./text.js";
-import { MESSAGES, type RawDiagnostic, type RawTag } from "./types.js";
 
 export interface FileResult {
   /** null when no grammar handles the file (or it isn't text). */

@@ -5,5 +5,4 @@ export { type FileResult, MAX_PARSE_BYTES, scanFileBuffer, tooLargeMessage, unpa
 export { windowFor } from "./prefix.js";
 export { scanText, scanTextPrefix, scanTextWith } from "./scan-text.js";
 export type { FileOutline, Span } from "./spans.js";
-export { MARKER, markerIndexes } from "./text.js";
-export { MESSAGES, type RawDiagnostic, type RawTag, type TextScan } from "./types.js";
+export { MARKER, MESSAGES, markerIndexes, type RawDiagnostic, type RawTag, type TextScan } from "./tag.js";

@@ -1,8 +1,7 @@
 // Whether a definition is an automated test, by its language's conventions.
 import path from "node:path";
 import type { LoadedLanguage } from "../grammar/runtime.js";
-import { type Definition, type DefinitionIndex, isComment, isDecoration } from "./definitions.js";
-import { nameText } from "./symbol.js";
+import { type Definition, type DefinitionIndex, isComment, isDecoration, nameText } from "./definitions.js";
 
 /** Start of the decorations and comments stacked right before a definition. */
 function leadingStart(definition: Definition, lang: LoadedLanguage, index: DefinitionIndex): number {

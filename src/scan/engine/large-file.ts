@@ -3,9 +3,9 @@
 // three times that). Positions as the decoded text gives them (file.ts decode): lines break at
 // "\n" and at a lone "\r", columns count code points of the line decoded, a BOM left out.
 import { WarningCap } from "./cap.js";
+import type { RawTag } from "./tag.js";
+import { MARKER, tagAt } from "./tag.js";
 import { freeTag } from "./tags.js";
-import { MARKER, tagAt } from "./text.js";
-import type { RawTag } from "./types.js";
 
 const MARKER_BYTES = Buffer.from(MARKER);
 const LF = 10;

@@ -20,8 +20,8 @@
 import type { Node, Tree } from "web-tree-sitter";
 import { type LoadedLanguage, parseBounded, parseBoundMs } from "../grammar/runtime.js";
 import type { Definition, TextRange } from "./definitions.js";
+import type { TextScan } from "./tag.js";
 import type { TreeNav } from "./tree-nav.js";
-import type { TextScan } from "./types.js";
 import { type Mode, STARTS, windowPoints, windowRanges } from "./window.js";
 
 /** A prefix longer than this share of the file saves too little to pay for a failed try. */

@@ -1,8 +1,8 @@
 // From a tag's comment or docstring to the definition it documents.
 import type { Node } from "web-tree-sitter";
+import type { TextPositions } from "../../text-positions.js";
 import type { LoadedLanguage } from "../grammar/runtime.js";
 import { type Definition, type DefinitionIndex, definitionAt, isComment, isDecoration } from "./definitions.js";
-import { hasBlankLine, type TextPositions } from "./text.js";
 
 export interface ResolveContext {
   lang: LoadedLanguage;
@@ -139,4 +139,9 @@ function definitionStartingAt(node: Node, index: DefinitionIndex): Definition | 
 /** A docstring documents the definition whose body it opens; a module docstring, none. */
 export function resolveDocstring(docstring: Node, index: DefinitionIndex): Definition | null {
   return nearestDefinitionAncestor(docstring, index) ?? null;
+}
+
+/** Whitespace holding an empty line: what breaks adjacency between a comment and a definition. */
+export function hasBlankLine(gap: string): boolean {
+  return /\n[ \t\f\v\r]*\n/.test(gap);
 }

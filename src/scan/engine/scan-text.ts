@@ -2,15 +2,16 @@
 // warning) or a diagnostic. Pure: text in, plain data out.
 import path from "node:path";
 import type { Node, Tree } from "web-tree-sitter";
+import { TextPositions } from "../../text-positions.js";
 import { languageRow } from "../grammar/languages.js";
 import { type LoadedLanguage, loadLanguage, parseBounded, parseBoundMs, querySource, stringQuerySource } from "../grammar/runtime.js";
 import { type Definition, type DefinitionIndex, indexDefinitions, type TextRange } from "./definitions.js";
 import { scanPrefix } from "./prefix.js";
+import { hasBlankLine } from "./resolve.js";
 import { enclosingDefinition, fileOutline } from "./spans.js";
+import { MESSAGES, markerIndexes, type TextScan, tagAt } from "./tag.js";
 import { classify, inString, place, type ScanContext } from "./tags.js";
-import { hasBlankLine, markerIndexes, TextPositions, tagAt } from "./text.js";
 import { TreeNav } from "./tree-nav.js";
-import { MESSAGES, type TextScan } from "./types.js";
 
 /** Bounded in time (runtime.ts); the bound's failure and grammar failures reach file.ts. */
 function parse(lang: LoadedLanguage, text: string): Tree {

@@ -1,15 +1,14 @@
 // What one tag written in a parsed file becomes, from where it is written: a symbol reference
 // (the definition below its comment or around its docstring), a free reference, or a warning.
 import type { Node } from "web-tree-sitter";
+import type { Position } from "../../text-positions.js";
 import type { LoadedLanguage } from "../grammar/runtime.js";
-import type { Definition, DefinitionIndex } from "./definitions.js";
+import { type Definition, type DefinitionIndex, enclosingScopes, qualifiedName } from "./definitions.js";
 import { isTest } from "./is-test.js";
 import { anchorNode, type ResolveContext, resolveComment, resolveDocstring, wellFormed } from "./resolve.js";
 import { definitionSpan, type Span } from "./spans.js";
-import { enclosingScopes, qualifiedName } from "./symbol.js";
-import type { Position, TagText } from "./text.js";
+import { MESSAGES, type RawTag, type TagText } from "./tag.js";
 import type { TreeNav } from "./tree-nav.js";
-import { MESSAGES, type RawTag } from "./types.js";
 
 export type PlaceKind = "comment" | "docstring" | "string" | "code";
 

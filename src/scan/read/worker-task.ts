@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { closeSync, constants, openSync, readSync } from "node:fs";
 import { isRefusal, openRegularSync, type Refusal, readFully as readAt } from "../../fs/safe-read.js";
 import type { FileResult } from "../engine/file.js";
-import { MARKER } from "../engine/text.js";
+import { MARKER } from "../engine/tag.js";
 import { preferBaselineWasm } from "./v8-flags.js";
 
 /** What a later run compares to tell an unchanged file without reading it. */

@@ -1,5 +1,36 @@
-// What the engine answers for one file: plain data (cached, sent between threads).
+// A tag: how it is written (the marker, a tag's text) and what the engine answers for a file,
+// as plain data (cached, sent between threads). Indexes are JS string (UTF-16) indexes, like
+// web-tree-sitter's.
 import type { FileOutline, Span } from "./spans.js";
+
+export const MARKER = "speky:";
+
+/** Sticky: matched at the index of a MARKER occurrence. */
+const TAG = /speky:([A-Za-z0-9_.-]+)#([A-Za-z0-9_-]+)/y;
+
+export interface TagText {
+  project: string;
+  id: string;
+}
+
+export function tagAt(text: string, index: number): TagText | null {
+  TAG.lastIndex = index;
+  const m = TAG.exec(text);
+  return m ? { project: m[1], id: m[2] } : null;
+}
+
+/**
+ * Where MARKER occurs, except where no tag is attempted: URIs of its scheme (MARKER then
+ * `//`) and the notation of tags in documentation (MARKER then `<project>`).
+ */
+export function markerIndexes(text: string): number[] {
+  const found: number[] = [];
+  for (let i = text.indexOf(MARKER); i >= 0; i = text.indexOf(MARKER, i + MARKER.length)) {
+    const after = i + MARKER.length;
+    if (!text.startsWith("//", after) && !text.startsWith("<", after)) found.push(i);
+  }
+  return found;
+}
 
 export interface RawTag {
   line: number;
