@@ -339,6 +339,19 @@ describe("scan cache", () => {
     expect(strip(result)).toBe(strip(await scanTree(false)));
   });
 
+  it("replays files whose names JSON escapes (a quote, a backslash, a control character)", async () => {
+    for (const name of ['q"uote', "back\\slash", "ctl\u0001x", "tab\tx"]) write(`src/${name}.py`, "# speky:p#ODD\ndef odd():\n    pass\n");
+    await settle();
+    const fresh = strip(await scanTree(false));
+    expect(fresh.match(/"ODD"/g)).toHaveLength(4);
+    await scanTree(true);
+    expect(lastCacheRun()).toMatchObject({ written: true });
+    await settle();
+    // Every row found again by its walk: else the walk doesn't cover the cache, and no replay.
+    expect(strip(await scanTree(true))).toBe(fresh);
+    expect(lastCacheRun()).toMatchObject({ replayed: true, misses: 0 });
+  });
+
   it("reuses the parse of a touched file whose content is the same", async () => {
     const files = (await scanTree(true)).stats.files;
     const later = new Date(Date.now() + 5000);

@@ -11,6 +11,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { closeSync, constants, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { endianness } from "node:os";
 import path from "node:path";
+import { compareStrings } from "../../diagnostics.js";
 import { isRefusal, readRegularSync } from "../../fs/safe-read.js";
 import type { FileResult } from "../engine/file.js";
 import type { CacheEntry } from "../read/worker-task.js";
@@ -64,6 +65,12 @@ function columns<T>(items: readonly T[], width: number, fill: (item: T, into: Fl
   for (let i = 0; i < items.length; i++) fill(items[i], values, width * i);
   return values;
 }
+
+/** What JSON.stringify would change in a string: a quote, a backslash, a control character, a surrogate. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** Rows of stamps packed at a time (3 numbers of 8 bytes each: base64 pieces join exactly). */
+const STAMP_ROWS = 4096;
 
 /** Rows as runs (see WalkRow), from sorted rows. */
 function toRuns(rows: number[]): number[] {
@@ -213,20 +220,58 @@ class ChunkWriter {
   }
 }
 
+/**
+ * Rows by key, for the walks' files: they come mostly in the rows' order, so the row after the
+ * last one found is tried first; else a binary search (rows are sorted by compareStrings).
+ * No map of a million keys.
+ */
+class RowIndex {
+  private next = 0;
+
+  constructor(private readonly rows: readonly [key: string, entry: CacheEntry][]) {}
+
+  row(key: string): number | undefined {
+    const rows = this.rows;
+    if (this.next < rows.length && rows[this.next][0] === key) return this.next++;
+    let lo = 0;
+    let hi = rows.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const order = compareStrings(rows[mid][0], key);
+      if (order === 0) {
+        this.next = mid + 1;
+        return mid;
+      }
+      if (order < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+}
+
 /** The body (see Body), written column by column. */
 function writeBody(out: ChunkWriter, rows: [key: string, entry: CacheEntry][], walks: Map<string, CachedWalk>): void {
   out.write('{"paths":"');
-  for (const [i, [key]] of rows.entries()) out.write((i > 0 ? "\\n" : "") + JSON.stringify(key).slice(1, -1));
+  for (let i = 0; i < rows.length; i++) {
+    const key = rows[i][0];
+    if (i > 0) out.write("\\n");
+    out.write(NEEDS_ESCAPE.test(key) ? JSON.stringify(key).slice(1, -1) : key);
+  }
   out.write('","stamps":"');
-  out.write(
-    packNumbers(
-      columns(rows, 3, ([, e], into, at) => {
-        into[at] = e.size;
-        into[at + 1] = e.mtimeMs;
-        into[at + 2] = e.ctimeMs;
-      }),
-    ),
-  );
+  // In runs of STAMP_ROWS rows (a multiple of 3 bytes each: their base64 strings join as the
+  // whole column's): no column as long as the cache in memory, nor its base64 copies.
+  for (let from = 0; from < rows.length; from += STAMP_ROWS) {
+    const run = rows.slice(from, from + STAMP_ROWS);
+    out.write(
+      packNumbers(
+        columns(run, 3, ([, e], into, at) => {
+          into[at] = e.size;
+          into[at + 1] = e.mtimeMs;
+          into[at + 2] = e.ctimeMs;
+        }),
+      ),
+    );
+  }
   out.write('","found":[');
   let first = true;
   rows.forEach(([, e], i) => {
@@ -235,18 +280,23 @@ function writeBody(out: ChunkWriter, rows: [key: string, entry: CacheEntry][], w
     first = false;
   });
   out.write('],"walks":[');
-  const index = new Map(rows.map(([key], i) => [key, i]));
+  const index = new RowIndex(rows);
   first = true;
   for (const [id, walk] of walks) {
     // A walk with a newline in a name is walked again next time; its files that are no row
     // (reached through a link, read under another walk's name) are kept apart.
     const odd = (key: string) => key.includes("\n") || key.includes("\0");
     if (walk.files.some(odd) || walk.dirs.some(([key]) => odd(key)) || walk.links.some((pair) => pair.some(odd))) continue;
-    const files = walk.files.map((key) => index.get(key)).filter((i) => i !== undefined);
-    const unrowed = walk.files.filter((key) => !index.has(key));
+    const files: number[] = [];
+    const unrowed: string[] = [];
+    for (const key of walk.files) {
+      const row = index.row(key);
+      if (row === undefined) unrowed.push(key);
+      else files.push(row);
+    }
     const [start, rule] = id.split("\0");
     const dirs = walk.dirs;
-    const runs = toRuns((files as number[]).sort((a, b) => a - b));
+    const runs = toRuns(files.sort((a, b) => a - b));
     const row: WalkRow = [
       start,
       rule,
@@ -282,6 +332,8 @@ export function writeCacheFile(
 ): void {
   const all = Array.isArray(entries) ? entries : [...entries];
   const rows = all.filter(([key]) => !key.includes("\n") && !key.includes("\0")); // such a name: not cached
+  // By key (RowIndex searches them): a scan's rows come sorted, checked in one pass.
+  if (rows.some((row, i) => i > 0 && compareStrings(rows[i - 1][0], row[0]) >= 0)) rows.sort((a, b) => compareStrings(a[0], b[0]));
   const dir = path.dirname(file);
   const signingKey = cacheSigningKey(dir, true);
   if (typeof signingKey === "string") throw new Error(signingKey);
