@@ -17,7 +17,7 @@ import type { FileResult } from "../engine/file.js";
 import type { CacheEntry } from "../read/worker-task.js";
 import { checkBody, checkHeader, checkWalkRow, isCount, isObject, isString, unpackNumbers } from "./cache-check.js";
 import { cacheKey, FORMAT, FORMAT_VERSION, filesOf } from "./cache-key.js";
-import { type CachedWalk, CacheFile, walkId } from "./cache-rows.js";
+import { type CachedWalk, CacheFile, RowColumns, walkId } from "./cache-rows.js";
 import { cacheSigningKey, notOurs } from "./cache-trust.js";
 
 /**
@@ -228,16 +228,16 @@ class ChunkWriter {
 class RowIndex {
   private next = 0;
 
-  constructor(private readonly rows: readonly [key: string, entry: CacheEntry][]) {}
+  constructor(private readonly rows: RowColumns) {}
 
   row(key: string): number | undefined {
     const rows = this.rows;
-    if (this.next < rows.length && rows[this.next][0] === key) return this.next++;
+    if (this.next < rows.length && rows.key(this.next) === key) return this.next++;
     let lo = 0;
     let hi = rows.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const order = compareStrings(rows[mid][0], key);
+      const order = compareStrings(rows.key(mid), key);
       if (order === 0) {
         this.next = mid + 1;
         return mid;
@@ -250,35 +250,30 @@ class RowIndex {
 }
 
 /** The body (see Body), written column by column. */
-function writeBody(out: ChunkWriter, rows: [key: string, entry: CacheEntry][], walks: Map<string, CachedWalk>): void {
+function writeBody(out: ChunkWriter, rows: RowColumns, walks: Map<string, CachedWalk>): void {
   out.write('{"paths":"');
   for (let i = 0; i < rows.length; i++) {
-    const key = rows[i][0];
+    const key = rows.key(i);
     if (i > 0) out.write("\\n");
     out.write(NEEDS_ESCAPE.test(key) ? JSON.stringify(key).slice(1, -1) : key);
   }
   out.write('","stamps":"');
   // In runs of STAMP_ROWS rows (a multiple of 3 bytes each: their base64 strings join as the
   // whole column's): no column as long as the cache in memory, nor its base64 copies.
+  const run = new Float64Array(3 * STAMP_ROWS);
   for (let from = 0; from < rows.length; from += STAMP_ROWS) {
-    const run = rows.slice(from, from + STAMP_ROWS);
-    out.write(
-      packNumbers(
-        columns(run, 3, ([, e], into, at) => {
-          into[at] = e.size;
-          into[at + 1] = e.mtimeMs;
-          into[at + 2] = e.ctimeMs;
-        }),
-      ),
-    );
+    const count = Math.min(STAMP_ROWS, rows.length - from);
+    for (let k = 0; k < count; k++) rows.stampInto(from + k, run, 3 * k);
+    out.write(packNumbers(run.subarray(0, 3 * count)));
   }
   out.write('","found":[');
   let first = true;
-  rows.forEach(([, e], i) => {
-    if (!e.result || !e.hash) return;
-    out.write((first ? "" : ",") + JSON.stringify([i, e.hash, e.result]));
+  for (let i = 0; i < rows.length; i++) {
+    const found = rows.foundAt(i);
+    if (!found) continue;
+    out.write((first ? "" : ",") + JSON.stringify([i, found[0], found[1]]));
     first = false;
-  });
+  }
   out.write('],"walks":[');
   const index = new RowIndex(rows);
   first = true;
@@ -327,13 +322,16 @@ export function writeCacheFile(
   file: string,
   scope: string,
   started: number,
-  entries: ReadonlyMap<string, CacheEntry> | readonly [key: string, entry: CacheEntry][],
+  entries: RowColumns | ReadonlyMap<string, CacheEntry>,
   walks: Map<string, CachedWalk> = new Map(),
 ): void {
-  const all = Array.isArray(entries) ? entries : [...entries];
-  const rows = all.filter(([key]) => !key.includes("\n") && !key.includes("\0")); // such a name: not cached
-  // By key (RowIndex searches them): a scan's rows come sorted, checked in one pass.
-  if (rows.some((row, i) => i > 0 && compareStrings(rows[i - 1][0], row[0]) >= 0)) rows.sort((a, b) => compareStrings(a[0], b[0]));
+  let rows: RowColumns;
+  if (entries instanceof RowColumns) rows = entries;
+  else {
+    rows = new RowColumns();
+    for (const [key, entry] of entries) rows.addEntry(key, entry);
+  }
+  rows.sort();
   const dir = path.dirname(file);
   const signingKey = cacheSigningKey(dir, true);
   if (typeof signingKey === "string") throw new Error(signingKey);

@@ -96,3 +96,76 @@ export class CacheFile {
     return new Map(this.paths.map((p, i) => [p, this.entry(i)]));
   }
 }
+
+/**
+ * The rows a cache file is written from, by columns: a key and a stamp per file, a hash and a
+ * result only for the files holding the marker (no object per file: a cold scan of a million
+ * files records a million). Added in any order; `sort` orders them by key (compareStrings), the
+ * last of rows with the same key standing.
+ */
+export class RowColumns {
+  private readonly keys: string[] = [];
+  private stamps = new Float64Array(3 * 1024);
+  private readonly found = new Map<number, [hash: string, result: FileResult]>();
+  private order: Uint32Array | null = null;
+
+  get length(): number {
+    return this.order ? this.order.length : this.keys.length;
+  }
+
+  /** A key with a newline or NUL is not cached (the file's paths are one per line). */
+  add(key: string, size: number, mtimeMs: number, ctimeMs: number, hash: string | null, result: FileResult | null): void {
+    if (key.includes("\n") || key.includes("\0")) return;
+    const i = this.keys.length;
+    if (3 * i + 3 > this.stamps.length) {
+      const grown = new Float64Array(2 * this.stamps.length);
+      grown.set(this.stamps);
+      this.stamps = grown;
+    }
+    this.keys.push(key);
+    this.stamps[3 * i] = size;
+    this.stamps[3 * i + 1] = mtimeMs;
+    this.stamps[3 * i + 2] = ctimeMs;
+    if (hash && result) this.found.set(i, [hash, result]);
+    this.order = null;
+  }
+
+  addEntry(key: string, e: CacheEntry): void {
+    this.add(key, e.size, e.mtimeMs, e.ctimeMs, e.hash, e.result);
+  }
+
+  /** In key order from now on; of rows with the same key, the last added. */
+  sort(): void {
+    const keys = this.keys;
+    const all = new Uint32Array(keys.length);
+    for (let i = 0; i < all.length; i++) all[i] = i;
+    all.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
+    let n = 0;
+    for (let i = 0; i < all.length; i++) {
+      if (i + 1 < all.length && keys[all[i + 1]] === keys[all[i]]) continue;
+      all[n++] = all[i];
+    }
+    this.order = all.subarray(0, n);
+  }
+
+  private at(i: number): number {
+    return this.order ? this.order[i] : i;
+  }
+
+  key(i: number): string {
+    return this.keys[this.at(i)];
+  }
+
+  /** Row i's size, mtime and ctime into `into` from `offset`. */
+  stampInto(i: number, into: Float64Array, offset: number): void {
+    const from = 3 * this.at(i);
+    into[offset] = this.stamps[from];
+    into[offset + 1] = this.stamps[from + 1];
+    into[offset + 2] = this.stamps[from + 2];
+  }
+
+  /** Row i's hash and result when its file holds the marker. */
+  foundAt(i: number): [hash: string, result: FileResult] | undefined {
+    return this.found.get(this.at(i));
+  }
+}

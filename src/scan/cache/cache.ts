@@ -10,13 +10,12 @@
 // a remembered walk is used only if every file it lists is under the walk's start.
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { compareStrings } from "../../diagnostics.js";
 import { statStamp } from "../../fs/stamp.js";
 import type { FileResult } from "../engine/file.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
 import { cacheDir } from "./cache-dir.js";
 import { type CacheNote, readCacheFile, writeCacheFile } from "./cache-file.js";
-import type { CacheFile, Hit } from "./cache-rows.js";
+import { type CacheFile, type Hit, RowColumns } from "./cache-rows.js";
 import { prepareCacheDir } from "./cache-trust.js";
 import { CachedWalks, PathKeys, Probe } from "./cache-walks.js";
 
@@ -82,8 +81,11 @@ export class ScanCache {
   /** Rows of the cache file read that the next one keeps (a flag per row: no object per file). */
   private readonly kept: Uint8Array;
   private keptCount = 0;
-  /** Path key → the entry of a file this run read: the next cache file's other rows. */
-  private readonly next = new Map<string, CacheEntry>();
+  /** The files this run read, by columns: the next cache file's other rows. */
+  private readonly recorded = new RowColumns();
+  private recordedCount = 0;
+  /** The keys recorded, when a cache file was read: its rows recorded anew are not kept. */
+  private readonly recordedKeys: Set<string> | null;
   /** The walks remembered: the walker's filter (a walk whose folders are all unchanged answers for itself). */
   readonly walks: CachedWalks;
   private changed = false;
@@ -107,6 +109,7 @@ export class ScanCache {
     if (this.unusable) this.note(`scan cache not used: ${this.unusable} (${dir})`);
     this.old = this.unusable ? null : readCacheFile(this.file, this.scope, this.note);
     this.kept = new Uint8Array(this.old?.paths.length ?? 0);
+    this.recordedKeys = this.old ? new Set() : null;
     this.walks = new CachedWalks(this.old, this.keys, (mtimeMs, ctimeMs) => this.trusted(mtimeMs, ctimeMs), this.note);
     if (!this.old) this.changed = true;
     else if (options.merge) {
@@ -204,7 +207,10 @@ export class ScanCache {
 
   /** The entry of a file read by this run. */
   record(absPath: string, entry: CacheEntry): void {
-    this.next.set(this.keys.key(absPath), entry);
+    const key = this.keys.key(absPath);
+    this.recorded.addEntry(key, entry);
+    this.recordedKeys?.add(key);
+    this.recordedCount++;
     this.misses++;
     this.changed = true;
   }
@@ -216,7 +222,7 @@ export class ScanCache {
     const dropped =
       !this.options.merge &&
       old !== null &&
-      (old.paths.length !== this.keptCount + this.next.size || old.walks.size !== this.walks.next.size);
+      (old.paths.length !== this.keptCount + this.recordedCount || old.walks.size !== this.walks.next.size);
     const run: CacheRun = { file: this.file, hits: this.hits, misses: this.misses, written: false, replayed: this.replayed };
     if (this.changed || this.walks.changed || dropped) run.written = this.write();
     this.options.saved?.(run);
@@ -225,17 +231,18 @@ export class ScanCache {
   /** Writes the next cache file; false when it can't be written (no error: the next run scans cold). */
   private write(): boolean {
     const old = this.old;
-    // By path: the order a scan looks files up in (scan.ts), so that the next run's lookups hit `cursor`.
-    const rows: [key: string, kept: CacheEntry | number][] = [];
-    this.kept.forEach((k, row) => {
-      if (k === 1 && !this.next.has(old!.paths[row])) rows.push([old!.paths[row], row]);
-    });
-    for (const [key, entry] of this.next) rows.push([key, entry]);
-    rows.sort((a, b) => compareStrings(a[0], b[0]));
-    // In place: a cache of a million files is written without a second list of them.
-    for (const row of rows) if (typeof row[1] === "number") row[1] = old!.entry(row[1]);
+    // Sorted by path when written: the order a scan looks files up in (scan.ts), so that the
+    // next run's lookups hit `cursor`.
+    const rows = this.recorded;
+    if (old) {
+      const replaced = this.recordedKeys!;
+      this.kept.forEach((k, row) => {
+        const key = old.paths[row];
+        if (k === 1 && !replaced.has(key)) rows.add(key, old.size(row), old.mtime(row), old.ctime(row), old.hash(row), old.result(row));
+      });
+    }
     try {
-      writeCacheFile(this.file, this.scope, this.started, rows as [string, CacheEntry][], this.walks.next);
+      writeCacheFile(this.file, this.scope, this.started, rows, this.walks.next);
       return true;
     } catch (err) {
       // read-only or full disk, no key, too large
