@@ -5,10 +5,11 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { OutcomeStore } from "./outcome-store.js";
 import { poolSize } from "./pool-size.js";
 import { type Batch, Slot, WholeBudget } from "./slot.js";
 import type { BatchReply, BatchRequest, WholeAsk, WholeRelease } from "./worker.js";
-import { type FileTask, runTask, type TaskOutcome, UNSTAMPED_NO_TAGS } from "./worker-task.js";
+import { type FileTask, runTask, type TaskOutcome } from "./worker-task.js";
 
 /** From source (tests), the built worker: a worker thread needs plain JavaScript. */
 const WORKER_FILE = fileURLToPath(
@@ -30,18 +31,11 @@ export function poolPossible(size: number): boolean {
 }
 
 interface Run {
-  outcomes: TaskOutcome[];
+  outcomes: OutcomeStore;
   queue: Batch[];
   remaining: number;
   onProgress: (done: number) => void;
   done: () => void;
-}
-
-/** The outcome of the k-th file of a reply that holds no marker, from its stamp (BatchReply). */
-function plainOutcome(stamps: Float64Array, k: number): TaskOutcome {
-  const size = stamps[3 * k];
-  if (Number.isNaN(size)) return UNSTAMPED_NO_TAGS;
-  return { entry: { size, mtimeMs: stamps[3 * k + 1], ctimeMs: stamps[3 * k + 2], hash: null, result: null } };
 }
 
 export class Pool {
@@ -88,9 +82,11 @@ export class Pool {
    * and fed to the workers at once), `end` once the walk is done. It takes its turn like
    * process(); tasks pushed before then wait in its queue.
    */
-  stream(onProgress: (done: number) => void): TaskStream {
-    const tasks: FileTask[] = [];
-    const outcomes: TaskOutcome[] = [];
+  stream(onProgress: (done: number) => void, unstamped: boolean): TaskStream {
+    // A path per file, its task made when batched: no task object kept per file of the tree.
+    const paths: string[] = [];
+    const taskOf = (i: number): FileTask => ({ absPath: paths[i], cached: null, unstamped });
+    const outcomes = new OutcomeStore();
     let pending: number[] = [];
     let ended = false;
     let finished!: () => void;
@@ -120,14 +116,14 @@ export class Pool {
     });
     const flush = () => {
       if (pending.length === 0) return;
-      run.queue.push(...this.batches(pending, tasks, null));
+      run.queue.push(...this.batches(pending, taskOf, null));
       run.remaining = run.queue.length + this.slots.reduce((n, s) => n + s.inFlight.size, 0);
       pending = [];
       if (started) for (const slot of this.slots) this.feed(slot);
     };
     return {
-      push: (task) => {
-        pending.push(tasks.push(task) - 1);
+      push: (absPath) => {
+        pending.push(paths.push(absPath) - 1);
         if (pending.length >= BATCH_FILES) flush();
       },
       end: async () => {
@@ -136,10 +132,10 @@ export class Pool {
         await start;
         if (run.remaining > 0) await allDone;
         this.run = null;
-        await this.rescue(outcomes, tasks);
+        await this.rescue(outcomes, paths.length, taskOf);
         this.rest();
         release();
-        return { tasks, outcomes };
+        return { paths, outcomes };
       },
     };
   }
@@ -151,11 +147,11 @@ export class Pool {
     this.idle = setTimeout(() => this.close(), IDLE_MS).unref();
   }
 
-  private batches(indexes: number[], tasks: FileTask[], owner: Slot | null): Batch[] {
+  private batches(indexes: number[], taskOf: (index: number) => FileTask, owner: Slot | null): Batch[] {
     const out: Batch[] = [];
     for (let start = 0; start < indexes.length; start += BATCH_FILES) {
       const slice = indexes.slice(start, start + BATCH_FILES);
-      out.push({ id: this.nextId++, indexes: slice, tasks: slice.map((i) => tasks[i]), owner });
+      out.push({ id: this.nextId++, indexes: slice, tasks: slice.map(taskOf), owner });
     }
     return out;
   }
@@ -163,14 +159,15 @@ export class Pool {
   private async execute(tasks: FileTask[], onProgress: (done: number) => void, groups?: number[][]): Promise<TaskOutcome[]> {
     this.prepare();
     clearTimeout(this.idle);
+    const taskOf = (i: number) => tasks[i];
     const queue = groups
-      ? groups.flatMap((g, k) => this.batches(g, tasks, this.slots[k % this.slots.length]))
+      ? groups.flatMap((g, k) => this.batches(g, taskOf, this.slots[k % this.slots.length]))
       : this.batches(
           tasks.map((_, i) => i),
-          tasks,
+          taskOf,
           null,
         );
-    const outcomes = new Array<TaskOutcome>(tasks.length);
+    const outcomes = new OutcomeStore();
     await new Promise<void>((resolve) => {
       this.run = { outcomes, queue, remaining: queue.length, onProgress, done: resolve };
       if (queue.length === 0) resolve();
@@ -180,9 +177,9 @@ export class Pool {
       }
     });
     this.run = null;
-    await this.rescue(outcomes, tasks);
+    await this.rescue(outcomes, tasks.length, taskOf);
     this.rest();
-    return outcomes;
+    return outcomes.list(tasks.length);
   }
 
   private feed(slot: Slot): void {
@@ -202,7 +199,10 @@ export class Pool {
     const batch = slot.inFlight.get(reply.id);
     if (!run || !batch) return;
     slot.inFlight.delete(reply.id);
-    for (const [k, outcome] of reply.outcomes.entries()) run.outcomes[batch.indexes[k]] = outcome ?? plainOutcome(reply.stamps, k);
+    for (const [k, outcome] of reply.outcomes.entries()) {
+      if (outcome) run.outcomes.set(batch.indexes[k], outcome);
+      else run.outcomes.setPlain(batch.indexes[k], reply.stamps, k);
+    }
     run.onProgress(reply.outcomes.length);
     run.remaining--;
     if (reply.broken) {
@@ -256,8 +256,8 @@ export class Pool {
     }
   }
 
-  private async rescue(outcomes: TaskOutcome[], tasks: FileTask[]): Promise<void> {
-    for (let i = 0; i < tasks.length; i++) if (outcomes[i] === undefined) outcomes[i] = await runTask(tasks[i]);
+  private async rescue(outcomes: OutcomeStore, count: number, taskOf: (index: number) => FileTask): Promise<void> {
+    for (let i = 0; i < count; i++) if (!outcomes.has(i)) outcomes.set(i, await runTask(taskOf(i)));
   }
 
   close(): void {
@@ -269,9 +269,10 @@ export class Pool {
 }
 
 export interface TaskStream {
-  push(task: FileTask): void;
-  /** Every task pushed and its outcome, in push order. */
-  end(): Promise<{ tasks: FileTask[]; outcomes: TaskOutcome[] }>;
+  /** A file to read and settle (a task with nothing cached). */
+  push(absPath: string): void;
+  /** Every path pushed and its outcome, in push order. */
+  end(): Promise<{ paths: string[]; outcomes: OutcomeStore }>;
 }
 
 let shared: Pool | undefined;
@@ -297,8 +298,8 @@ export function startWorkers(): void {
 }
 
 /** A pool run fed while walking (Pool.stream), or null when no pool can run here. */
-export function streamTasks(onProgress: (done: number) => void): TaskStream | null {
+export function streamTasks(onProgress: (done: number) => void, unstamped: boolean): TaskStream | null {
   const size = poolSize();
   if (!poolPossible(size)) return null;
-  return pool(size).stream(onProgress);
+  return pool(size).stream(onProgress, unstamped);
 }

@@ -5,8 +5,9 @@
 // What the feed settled is taken by real path (walk.ts makes each real file one job); a job
 // it did not settle (a file named outright, or reached under another name) is read as usual.
 import type { Reached } from "../../fs/globs.js";
+import type { OutcomeStore } from "./outcome-store.js";
 import { POOL_MIN_FILES, streamTasks, type TaskStream } from "./pool.js";
-import type { FileTask, TaskOutcome } from "./worker-task.js";
+import type { TaskOutcome } from "./worker-task.js";
 
 interface Settled {
   /** The path the file was read under (its language follows from it). */
@@ -25,8 +26,8 @@ export class FedFiles {
 
   constructor(
     private readonly reals: readonly string[],
-    private readonly tasks: readonly FileTask[],
-    private readonly outcomes: readonly TaskOutcome[],
+    private readonly paths: readonly string[],
+    private readonly outcomes: OutcomeStore,
   ) {}
 
   get(real: string): Settled | undefined {
@@ -37,7 +38,7 @@ export class FedFiles {
       if (row === undefined) return undefined;
     }
     this.cursor = row + 1;
-    return { absPath: this.tasks[row].absPath, outcome: this.outcomes[row] };
+    return { absPath: this.paths[row], outcome: this.outcomes.get(row)! };
   }
 }
 
@@ -53,14 +54,10 @@ export class WalkFeed {
   /** `unstamped`: no cache keeps the files' stamps (worker-task.ts reads them without fstat). */
   constructor(private readonly unstamped: boolean) {}
 
-  private task(file: Reached): FileTask {
-    return { absPath: file.abs, cached: null, unstamped: this.unstamped };
-  }
-
   readonly onFile = (file: Reached): void => {
     if (this.off || this.sent.has(file.real)) return;
     this.sent.add(file.real);
-    if (this.stream) this.stream.push(this.task(file));
+    if (this.stream) this.stream.push(file.abs);
     else {
       this.buffered.push(file);
       if (this.buffered.length >= POOL_MIN_FILES) this.open();
@@ -68,9 +65,9 @@ export class WalkFeed {
   };
 
   private open(): void {
-    this.stream = streamTasks((n) => (this.progress ? this.progress(n) : (this.settled += n)));
+    this.stream = streamTasks((n) => (this.progress ? this.progress(n) : (this.settled += n)), this.unstamped);
     if (!this.stream) this.off = true;
-    else for (const file of this.buffered) this.stream.push(this.task(file));
+    else for (const file of this.buffered) this.stream.push(file.abs);
     this.buffered = [];
   }
 
@@ -83,7 +80,7 @@ export class WalkFeed {
     if (!this.stream) return null;
     onProgress(this.settled);
     this.progress = onProgress;
-    const { tasks, outcomes } = await this.stream.end();
-    return new FedFiles([...this.sent], tasks, outcomes);
+    const { paths, outcomes } = await this.stream.end();
+    return new FedFiles([...this.sent], paths, outcomes);
   }
 }
