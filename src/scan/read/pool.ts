@@ -151,7 +151,7 @@ export class Pool {
     const out: Batch[] = [];
     for (let start = 0; start < indexes.length; start += BATCH_FILES) {
       const slice = indexes.slice(start, start + BATCH_FILES);
-      out.push({ id: this.nextId++, indexes: slice, tasks: slice.map(taskOf), owner });
+      out.push({ id: this.nextId++, indexes: slice, taskOf, owner });
     }
     return out;
   }
@@ -190,7 +190,7 @@ export class Pool {
       if (at < 0) break;
       const [batch] = run.queue.splice(at, 1);
       slot.inFlight.set(batch.id, batch);
-      slot.worker.postMessage({ id: batch.id, tasks: batch.tasks } satisfies BatchRequest);
+      slot.worker.postMessage({ id: batch.id, tasks: batch.indexes.map(batch.taskOf) } satisfies BatchRequest);
     }
   }
 
@@ -208,7 +208,7 @@ export class Pool {
     if (reply.broken) {
       const done = reply.outcomes.length;
       if (done < batch.indexes.length) {
-        run.queue.unshift({ id: this.nextId++, indexes: batch.indexes.slice(done), tasks: batch.tasks.slice(done), owner: null });
+        run.queue.unshift({ id: this.nextId++, indexes: batch.indexes.slice(done), taskOf: batch.taskOf, owner: null });
         run.remaining++;
       }
       this.replace(slot);

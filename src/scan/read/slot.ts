@@ -9,7 +9,8 @@ export interface Batch {
   id: number;
   /** Task indexes, in the run's task list. */
   indexes: number[];
-  tasks: FileTask[];
+  /** The run's task at an index: a batch's tasks are made when it is sent (a walk far ahead of the workers queues most of a tree). */
+  taskOf: (index: number) => FileTask;
   /** The worker this batch is for (its grammars are loaded there); null: any. */
   owner: Slot | null;
 }
