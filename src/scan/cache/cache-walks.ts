@@ -106,8 +106,14 @@ export class CachedWalks implements WalkFilter {
 
   /** A walk that listed: remembered for the next run. */
   listed(start: string, key: string, { files, dirs, links }: WalkRecord): void {
-    this.next.set(walkId(this.keys.key(start), key), {
-      files: files.map((f) => this.keys.key(f)).sort(),
+    const keys = this.keys;
+    let fileKeys: string[] | undefined;
+    this.next.set(walkId(keys.key(start), key), {
+      // Keyed when the cache is written: not a second string per file of the tree meanwhile.
+      get files() {
+        fileKeys ??= files.map((f) => keys.key(f)).sort();
+        return fileKeys;
+      },
       dirs: [...dirs].map(([dir, stamp]) => [this.keys.key(dir), stamp]),
       links: links.map(([a, r]) => [this.keys.key(a), this.keys.key(r)]),
     });
