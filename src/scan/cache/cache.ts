@@ -1,7 +1,7 @@
 // The persistent scan cache's policy: per scanned root (and pattern set), the stamp (size,
 // mtime, ctime) and content hash of every file seen → what the scan found in it. A warm run
 // stats the files and reads only those whose stamp changed. The file format and its reading
-// and writing are cache-file.ts; what makes a folder or a file trustworthy is cache-trust.ts;
+// are cache-file.ts, its writing cache-write.ts; what makes a folder or a file trustworthy is cache-trust.ts;
 // the walks it remembers, the walker's filter, are cache-walks.ts.
 //
 // Where: $SPEKY_CACHE_DIR, else $XDG_CACHE_HOME/speky-ts, else ~/.cache/speky-ts; never in the
@@ -14,14 +14,16 @@ import { statStamp } from "../../fs/stamp.js";
 import type { FileResult } from "../engine/file.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
 import { cacheDir } from "./cache-dir.js";
-import { type CacheNote, readCacheFile, writeCacheFile } from "./cache-file.js";
+import { type CacheNote, readCacheFile } from "./cache-file.js";
 import { type CacheFile, type Hit, RowColumns } from "./cache-rows.js";
 import { prepareCacheDir } from "./cache-trust.js";
 import { CachedWalks, PathKeys, Probe } from "./cache-walks.js";
+import { writeCacheFile } from "./cache-write.js";
 
-export { MAX_CACHE_BYTES, readCacheFile, writeCacheFile } from "./cache-file.js";
+export { MAX_CACHE_BYTES, readCacheFile } from "./cache-file.js";
 export { cacheKey } from "./cache-key.js";
 export { CacheFile } from "./cache-rows.js";
+export { writeCacheFile } from "./cache-write.js";
 
 /**
  * A file whose mtime or ctime is this close to (or after) the moment the scan that cached it
