@@ -24,7 +24,8 @@ lens above each test plan its status.`,
     RESULTS_OPTION,
   ],
   async run(args, context) {
-    // A long-running server keeps V8's optimising wasm tier, as speky-mcp does (src/commands/mcp.ts).
+    // The editor's server keeps V8's optimising wasm tier: it parses on its own thread at each
+    // keystroke for as long as the editor runs (speky-mcp doesn't: src/commands/mcp.ts).
     process.env.SPEKY_WASM_TIERUP ??= "1";
     const manifests = args.positionals.map((p) => path.resolve(context.cwd, p));
     // Loaded here, not at the top: every `speky` command imports this registry entry, and the

@@ -228,11 +228,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-// The scanner restricts V8 to its baseline wasm compiler, process-wide (scan/read/v8-flags.ts): that
-// saves short CLI runs the wait for background tier-up at exit. A long-running server gains
-// from the optimised grammars instead, and sets no V8 flag for speed (workers inherit the
-// environment); V8's gc is exposed for memory (heap.ts).
-process.env.SPEKY_WASM_TIERUP ??= "1";
+// The scanner restricts V8 to its baseline wasm compiler, process-wide (scan/read/v8-flags.ts),
+// here as on the command line: the server's work is scans, mostly its first, whose workers
+// compile the grammars afresh (they leave after a few idle seconds), and the optimising tier's
+// background compiles took the cores from that first scan. Measured paired, 7 rounds at load
+// 0.1-2.2: spawn → first code reference on the bench tree 2,724 → 2,358 ms (median), with the
+// workers started during the walk. `SPEKY_WASM_TIERUP=1` keeps V8's default; V8's gc is
+// exposed for memory (heap.ts).
 process.exitCode = await main(process.argv.slice(2));
 // Once stdin is closed nothing is left to do: leave even if some library keeps a handle open.
 setTimeout(() => process.exit(), 2000).unref();

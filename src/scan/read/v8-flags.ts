@@ -4,8 +4,9 @@
 // - Baseline wasm only (--liftoff-only), set before the first grammar compiles: the optimising
 //   tier recompiles the big grammars (TypeScript's is 2.3 MB of wasm) in the background for
 //   ~0.7 s of CPU, and a process or worker can't exit before that is done: a pre-commit check
-//   that parsed one .ts file took 1.0 s instead of 0.35 s. The servers keep V8's default
-//   (they set SPEKY_WASM_TIERUP=1, as a user may).
+//   that parsed one .ts file took 1.0 s instead of 0.35 s. speky-mcp too (its first scan; see
+//   commands/mcp.ts); speky lsp keeps V8's default (it sets SPEKY_WASM_TIERUP=1, as a user may:
+//   it parses on its own thread at each keystroke for as long as the editor runs).
 // - Later optimization (8x V8's interrupt budget) for a cold scan of a whole tree, when the
 //   command line allowed it (allowLateOptimization): three isolates then recompile less of the
 //   scanner on two cores for little gain before the process ends. Measured paired, 7 runs
