@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { statStamp } from "../../fs/stamp.js";
+import { relieveHeap } from "../../heap.js";
 import type { FileResult } from "../engine/file.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
 import { cacheDir } from "./cache-dir.js";
@@ -220,6 +221,7 @@ export class ScanCache {
   /** Writes the cache if this run changed it; a cache that can't be written is no error. */
   save(): void {
     if (this.unusable) return;
+    relieveHeap();
     const old = this.old;
     const dropped =
       !this.options.merge &&

@@ -3,6 +3,7 @@
 // files holding the marker, a parse (worker-task.ts), in a worker pool when it pays (pool.ts),
 // fed while the walk still runs for a cold scan (walk-feed.ts). Loaded only then.
 
+import { relieveHeap } from "../../heap.js";
 import { Turns } from "../../turns.js";
 import type { Previous, ScanCache } from "../cache/cache.js";
 import { saveLater } from "../cache/cache-save.js";
@@ -36,6 +37,7 @@ const outcomeOf = (cached: { result: FileResult | null }): Outcome => (cached.re
  */
 async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanOptions, feed: WalkFeed | null): Promise<Outcome[]> {
   trace(`walk: ${jobs.length} files`);
+  relieveHeap();
   const turns = new Turns(options.cooperative === true);
   const report = options.onProgress;
   report?.(0, jobs.length);
@@ -67,6 +69,7 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
       progress.end();
     }
     if (streamed) trace("read and parse while walking");
+    relieveHeap();
   }
   const tasks: FileTask[] = [];
   const taskJobs: number[] = [];
