@@ -1,4 +1,4 @@
-// Run by `npm run build` after tsc: writes the scan cache's key (cache-file.ts) beside the built
+// Run by `npm run build` after tsc: writes the scan cache's key (cache-key.ts) beside the built
 // scanner, so that no run hashes the grammars and the scanner's code again (31 ms per warm scan).
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

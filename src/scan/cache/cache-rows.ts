@@ -1,5 +1,5 @@
-// A cache file as read (cache-file.ts reads and writes it): its rows by columns, looked up by
-// path key, and the walks it remembers. Plain memory: no I/O.
+// A cache file's rows, by columns: as read (cache-file.ts reads it), looked up by path key, with
+// the walks it remembers; and as written (RowColumns, for cache-write.ts). Plain memory: no I/O.
 import type { FileResult } from "../engine/file.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
 import type { DirStamp } from "../walk/walk.js";
