@@ -232,9 +232,9 @@ export async function main(argv: readonly string[]): Promise<number> {
 // here as on the command line: the server's work is scans, mostly its first, whose workers
 // compile the grammars afresh (they leave after a few idle seconds), and the optimising tier's
 // background compiles took the cores from that first scan. Measured paired, 7 rounds at load
-// 0.1-2.2: spawn → first code reference on the bench tree 2,724 → 2,358 ms (median), with the
-// workers started during the walk. `SPEKY_WASM_TIERUP=1` keeps V8's default; V8's gc is
-// exposed for memory (heap.ts).
+// 0.1-2.2: spawn → first code reference on the bench tree 2,724 → 2,358 ms (median; with the
+// workers started before the walk, which the walk feed now does: read/read-jobs.ts).
+// `SPEKY_WASM_TIERUP=1` keeps V8's default; V8's gc is exposed for memory (heap.ts).
 process.exitCode = await main(process.argv.slice(2));
 // Once stdin is closed nothing is left to do: leave even if some library keeps a handle open.
 setTimeout(() => process.exit(), 2000).unref();
