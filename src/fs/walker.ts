@@ -193,13 +193,8 @@ export class GlobWalker implements Lister {
     problems: GlobProblem[],
   ): Promise<Reached[]> {
     const { filter, onFile } = this.setup;
-    if (!filter) {
-      const files = await filesReached(this, start, startReal, rule, options, pattern, problems, onFile);
-      this.reached = files.length;
-      return files;
-    }
     const key = `${rule.key}${options.ignore ? " +ignore" : ""}${options.boundary ? ` in ${options.boundary.roots.join(" | ")}` : ""}`;
-    const remembered = filter.remembered(start, key);
+    const remembered = filter?.remembered(start, key);
     if (remembered) {
       const realOf = realPaths(start, startReal, remembered.links);
       const files = remembered.files.map((abs) => ({ abs, real: realOf(abs) }));
@@ -207,12 +202,14 @@ export class GlobWalker implements Lister {
       this.reached = remembered.reached ?? files.length;
       return files;
     }
-    this.recording = { dirs: new Map(), links: [], stampsTell: true };
+    this.recording = filter ? { dirs: new Map(), links: [], stampsTell: true } : null;
     try {
       const files = await filesReached(this, start, startReal, rule, options, pattern, problems, onFile);
       this.reached = files.length;
-      const { dirs, links, stampsTell } = this.recording;
-      if (stampsTell && problems.length === 0) filter.listed(start, key, { files: files.map((f) => f.abs), dirs, links });
+      if (filter && this.recording) {
+        const { dirs, links, stampsTell } = this.recording;
+        if (stampsTell && problems.length === 0) filter.listed(start, key, { files: files.map((f) => f.abs), dirs, links });
+      }
       return files;
     } finally {
       this.recording = null;

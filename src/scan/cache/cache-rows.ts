@@ -1,6 +1,8 @@
 // A cache file's rows, by columns: as read (cache-file.ts reads it), looked up by path key, with
 // the walks it remembers; and as written (RowColumns, for cache-write.ts). Plain memory: no I/O.
+import { compareStrings } from "../../diagnostics.js";
 import type { FileResult } from "../engine/file.js";
+import { StampColumn } from "../read/stamp-column.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
 import type { DirStamp } from "../walk/walk.js";
 
@@ -105,7 +107,7 @@ export class CacheFile {
  */
 export class RowColumns {
   private readonly keys: string[] = [];
-  private stamps = new Float64Array(3 * 1024);
+  private readonly stamps = new StampColumn();
   private readonly found = new Map<number, [hash: string, result: FileResult]>();
   private order: Uint32Array | null = null;
 
@@ -117,15 +119,8 @@ export class RowColumns {
   add(key: string, size: number, mtimeMs: number, ctimeMs: number, hash: string | null, result: FileResult | null): void {
     if (key.includes("\n") || key.includes("\0")) return;
     const i = this.keys.length;
-    if (3 * i + 3 > this.stamps.length) {
-      const grown = new Float64Array(2 * this.stamps.length);
-      grown.set(this.stamps);
-      this.stamps = grown;
-    }
     this.keys.push(key);
-    this.stamps[3 * i] = size;
-    this.stamps[3 * i + 1] = mtimeMs;
-    this.stamps[3 * i + 2] = ctimeMs;
+    this.stamps.set(i, size, mtimeMs, ctimeMs);
     if (hash && result) this.found.set(i, [hash, result]);
     this.order = null;
   }
@@ -139,7 +134,7 @@ export class RowColumns {
     const keys = this.keys;
     const all = new Uint32Array(keys.length);
     for (let i = 0; i < all.length; i++) all[i] = i;
-    all.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
+    all.sort((a, b) => compareStrings(keys[a], keys[b]) || a - b);
     let n = 0;
     for (let i = 0; i < all.length; i++) {
       if (i + 1 < all.length && keys[all[i + 1]] === keys[all[i]]) continue;
@@ -158,10 +153,7 @@ export class RowColumns {
 
   /** Row i's size, mtime and ctime into `into` from `offset`. */
   stampInto(i: number, into: Float64Array, offset: number): void {
-    const from = 3 * this.at(i);
-    into[offset] = this.stamps[from];
-    into[offset + 1] = this.stamps[from + 1];
-    into[offset + 2] = this.stamps[from + 2];
+    this.stamps.copyInto(this.at(i), into, offset);
   }
 
   /** Row i's hash and result when its file holds the marker. */

@@ -114,8 +114,8 @@ export class CachedWalks implements WalkFilter {
         fileKeys ??= files.map((f) => keys.key(f)).sort();
         return fileKeys;
       },
-      dirs: [...dirs].map(([dir, stamp]) => [this.keys.key(dir), stamp]),
-      links: links.map(([a, r]) => [this.keys.key(a), this.keys.key(r)]),
+      dirs: [...dirs].map(([dir, stamp]) => [keys.key(dir), stamp]),
+      links: links.map(([a, r]) => [keys.key(a), keys.key(r)]),
     });
     this.changed = true;
   }

@@ -86,8 +86,7 @@ export class ScanCache {
   private keptCount = 0;
   /** The files this run read, by columns: the next cache file's other rows. */
   private readonly recorded = new RowColumns();
-  private recordedCount = 0;
-  /** The keys recorded, when a cache file was read: its rows recorded anew are not kept. */
+  /** The keys recorded, when a cache file was read: its rows recorded anew are not kept, and `save` counts them. */
   private readonly recordedKeys: Set<string> | null;
   /** The walks remembered: the walker's filter (a walk whose folders are all unchanged answers for itself). */
   readonly walks: CachedWalks;
@@ -213,7 +212,6 @@ export class ScanCache {
     const key = this.keys.key(absPath);
     this.recorded.addEntry(key, entry);
     this.recordedKeys?.add(key);
-    this.recordedCount++;
     this.misses++;
     this.changed = true;
   }
@@ -226,7 +224,7 @@ export class ScanCache {
     const dropped =
       !this.options.merge &&
       old !== null &&
-      (old.paths.length !== this.keptCount + this.recordedCount || old.walks.size !== this.walks.next.size);
+      (old.paths.length !== this.keptCount + this.recordedKeys!.size || old.walks.size !== this.walks.next.size);
     const run: CacheRun = { file: this.file, hits: this.hits, misses: this.misses, written: false, replayed: this.replayed };
     if (this.changed || this.walks.changed || dropped) run.written = this.write();
     this.options.saved?.(run);

@@ -1,6 +1,7 @@
 // The outcomes of a pool run, at their task's index, held compactly: a file without the marker
 // (most of a tree) is three numbers in one column, not an outcome, an entry and two boxed
 // numbers; its outcome is made when asked (a cold scan of a million files holds a million).
+import { StampColumn } from "./stamp-column.js";
 import { type TaskOutcome, UNSTAMPED_NO_TAGS } from "./worker-task.js";
 
 /** Marks a task whose outcome is its stamp in the column. */
@@ -8,7 +9,7 @@ const PLAIN = Symbol("plain");
 
 export class OutcomeStore {
   private readonly held: (TaskOutcome | typeof PLAIN | undefined)[] = [];
-  private stamps = new Float64Array(3 * 1024);
+  private readonly stamps = new StampColumn();
 
   /** Task `index` settled with `outcome`. */
   set(index: number, outcome: TaskOutcome): void {
@@ -22,14 +23,7 @@ export class OutcomeStore {
       this.held[index] = UNSTAMPED_NO_TAGS;
       return;
     }
-    while (3 * index + 3 > this.stamps.length) {
-      const grown = new Float64Array(2 * this.stamps.length);
-      grown.set(this.stamps);
-      this.stamps = grown;
-    }
-    this.stamps[3 * index] = size;
-    this.stamps[3 * index + 1] = from[3 * k + 1];
-    this.stamps[3 * index + 2] = from[3 * k + 2];
+    this.stamps.set(index, size, from[3 * k + 1], from[3 * k + 2]);
     this.held[index] = PLAIN;
   }
 
@@ -41,8 +35,8 @@ export class OutcomeStore {
   get(index: number): TaskOutcome | undefined {
     const held = this.held[index];
     if (held !== PLAIN) return held;
-    const at = 3 * index;
-    return { entry: { size: this.stamps[at], mtimeMs: this.stamps[at + 1], ctimeMs: this.stamps[at + 2], hash: null, result: null } };
+    const stamps = this.stamps;
+    return { entry: { size: stamps.size(index), mtimeMs: stamps.mtime(index), ctimeMs: stamps.ctime(index), hash: null, result: null } };
   }
 
   /** The first `count` outcomes as a list (every task settled). */
