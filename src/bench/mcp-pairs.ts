@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { RawClient } from "./mcp-latency.js";
-import { type Build, type PairTree, timed } from "./scan-pairs.js";
+import { type Build, median, type PairTree, timed } from "./scan-pairs.js";
 
 /** Wall milliseconds from spawn to the first whole answer with code references, and how many it held. */
 async function firstReference(build: Build, tree: PairTree, id: string): Promise<{ ms: number; references: number }> {
@@ -43,11 +43,6 @@ async function firstReference(build: Build, tree: PairTree, id: string): Promise
     rmSync(cache, { recursive: true, force: true });
   }
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /**
  * `runs` rounds of, per build, a cold command-line scan of the manifest and a server's first

@@ -47,7 +47,8 @@ export function timed(command: string, args: string[], cwd: string, env: NodeJS.
   };
 }
 
-const median = (xs: number[]) => {
+/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? Number.NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
