@@ -78,6 +78,8 @@ export interface WalkSetup {
    * them meanwhile); the outcome's list is what counts.
    */
   onFile?: (file: Reached) => void;
+  /** Told as each walk starts, before its first `onFile`: one walk hears each real file once, two may both reach one. */
+  onWalk?: () => void;
   /**
    * List folders with readdirSync: for a command line, where nothing else waits on this
    * thread (a slow file system may hold it for one folder's listing).

@@ -193,6 +193,7 @@ export class GlobWalker implements Lister {
     problems: GlobProblem[],
   ): Promise<Reached[]> {
     const { filter, onFile } = this.setup;
+    this.setup.onWalk?.();
     const key = `${rule.key}${options.ignore ? " +ignore" : ""}${options.boundary ? ` in ${options.boundary.roots.join(" | ")}` : ""}`;
     const remembered = filter?.remembered(start, key);
     if (remembered) {

@@ -132,7 +132,7 @@ function feedFor(options: ScanOptions, cache: ScanCache | null): WalkFeed | null
 
 /** A server's scan (cooperative) lists folders on the thread pool; a command line's on its own thread. */
 function walkSetup(options: ScanOptions, cache: ScanCache | null, feed: WalkFeed | null): WalkSetup {
-  return { filter: cache?.walks, onFile: feed?.onFile, blocking: options.cooperative !== true };
+  return { filter: cache?.walks, onFile: feed?.onFile, onWalk: feed?.onWalk, blocking: options.cooperative !== true };
 }
 
 /** One scan's reading: the walk it feeds, then every job's outcome. */

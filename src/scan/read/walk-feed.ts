@@ -46,7 +46,14 @@ export class WalkFeed {
   private buffered: Reached[] = [];
   private stream: TaskStream | null = null;
   private off = false;
-  private readonly sent = new Set<string>();
+  /** The real path of each file sent, in order. */
+  private readonly sent: string[] = [];
+  /**
+   * The same, to tell a file sent already: needed only from a second walk on (one walk reaches
+   * each real file once), so a scan of one folder keeps no set of its files (~25 bytes each).
+   */
+  private seen: Set<string> | null = null;
+  private walks = 0;
   /** Files settled while the walk still ran, for the progress line once its total is known. */
   private settled = 0;
   private progress: ((done: number) => void) | null = null;
@@ -54,9 +61,17 @@ export class WalkFeed {
   /** `unstamped`: no cache keeps the files' stamps (worker-task.ts reads them without fstat). */
   constructor(private readonly unstamped: boolean) {}
 
+  readonly onWalk = (): void => {
+    if (++this.walks === 2) this.seen = new Set(this.sent);
+  };
+
   readonly onFile = (file: Reached): void => {
-    if (this.off || this.sent.has(file.real)) return;
-    this.sent.add(file.real);
+    if (this.off) return;
+    if (this.seen) {
+      if (this.seen.has(file.real)) return;
+      this.seen.add(file.real);
+    }
+    this.sent.push(file.real);
     if (this.stream) this.stream.push(file.abs);
     else {
       this.buffered.push(file);
@@ -77,10 +92,11 @@ export class WalkFeed {
    */
   async finish(onProgress: (done: number) => void): Promise<FedFiles | null> {
     this.off = true;
+    this.seen = null;
     if (!this.stream) return null;
     onProgress(this.settled);
     this.progress = onProgress;
     const { paths, outcomes } = await this.stream.end();
-    return new FedFiles([...this.sent], paths, outcomes);
+    return new FedFiles(this.sent, paths, outcomes);
   }
 }
