@@ -14,6 +14,11 @@ export interface CachedWalk {
   links: [abs: string, real: string][];
   /** Its files as runs of rows of the cache file it was read from (WalkRow). */
   runs?: number[];
+  /**
+   * A walk that listed: its files' keys one at a time, in the walk's order, none kept (the
+   * writer needs only their rows: a million keys held at once took ~40 MB).
+   */
+  eachFile?(visit: (key: string) => void): void;
 }
 
 export const walkId = (startKey: string, rule: string) => `${startKey}\0${rule}`;

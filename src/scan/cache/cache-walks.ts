@@ -114,6 +114,10 @@ export class CachedWalks implements WalkFilter {
         fileKeys ??= files.map((f) => keys.key(f)).sort();
         return fileKeys;
       },
+      eachFile(visit) {
+        if (fileKeys) fileKeys.forEach((key) => visit(key));
+        else for (const file of files) visit(keys.key(file));
+      },
       dirs: [...dirs].map(([dir, stamp]) => [keys.key(dir), stamp]),
       links: links.map(([a, r]) => [keys.key(a), keys.key(r)]),
     });

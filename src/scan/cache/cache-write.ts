@@ -130,14 +130,20 @@ function writeBody(out: ChunkWriter, rows: RowColumns, walks: Map<string, Cached
     // A walk with a newline in a name is walked again next time; its files that are no row
     // (reached through a link, read under another walk's name) are kept apart.
     const odd = (key: string) => key.includes("\n") || key.includes("\0");
-    if (walk.files.some(odd) || walk.dirs.some(([key]) => odd(key)) || walk.links.some((pair) => pair.some(odd))) continue;
+    if (walk.dirs.some(([key]) => odd(key)) || walk.links.some((pair) => pair.some(odd))) continue;
     const files: number[] = [];
     const unrowed: string[] = [];
-    for (const key of walk.files) {
+    let oddFile = false;
+    const visit = (key: string) => {
+      if (odd(key)) oddFile = true;
       const row = index.row(key);
       if (row === undefined) unrowed.push(key);
       else files.push(row);
-    }
+    };
+    if (walk.eachFile) walk.eachFile(visit);
+    else walk.files.forEach(visit);
+    if (oddFile) continue;
+    unrowed.sort();
     const [start, rule] = id.split("\0");
     const dirs = walk.dirs;
     const runs = toRuns(files.sort((a, b) => a - b));
