@@ -5,9 +5,9 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_ERROR_CHARS } from "../src/mcp/bounded-errors.js";
-import { MAX_ANSWER_CHARS, TRUNCATED_META_KEY } from "../src/mcp/fit.js";
-import { MAX_PAGE_CHARS } from "../src/mcp/paging.js";
+import { MAX_ERROR_CHARS } from "../src/mcp/answers/bounded-errors.js";
+import { MAX_ANSWER_CHARS, TRUNCATED_META_KEY } from "../src/mcp/answers/fit.js";
+import { MAX_PAGE_CHARS } from "../src/mcp/answers/paging.js";
 import { MAX_QUERY_WORDS } from "../src/model/search.js";
 import { connect, RawServer, type Session } from "./support/mcp.js";
 import { tempDir } from "./support/process.js";

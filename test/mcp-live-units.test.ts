@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { LiveModel } from "../src/live/live-model.js";
 import { type LiveState, staleNote, statusOf } from "../src/live/state.js";
 import { normalisePlan, TreeWatcher } from "../src/live/watcher.js";
-import { encodeCursor, Listing, lazy, MAX_PAGE_CHARS, materialize, pageOf } from "../src/mcp/paging.js";
+import { encodeCursor, Listing, lazy, MAX_PAGE_CHARS, materialize, pageOf } from "../src/mcp/answers/paging.js";
 import { copyFixture, tempDir } from "./support/process.js";
 
 const closers: (() => void)[] = [];

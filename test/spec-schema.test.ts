@@ -7,8 +7,8 @@ import { Ajv } from "ajv";
 import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { KINDS } from "../src/loader/fields.js";
-import { buildSchemas, schemaFileName } from "../src/loader/schema.js";
+import { KINDS } from "../src/loader/format/fields.js";
+import { buildSchemas, schemaFileName } from "../src/loader/format/schema.js";
 
 const repo = path.resolve(import.meta.dirname, "..");
 const fixtures = path.join(repo, "fixtures/specs");

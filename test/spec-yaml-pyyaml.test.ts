@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../src/diagnostics.js";
 import { FileDiagnostics } from "../src/loader/file-diagnostics.js";
-import type { SNode } from "../src/loader/node.js";
+import type { SNode } from "../src/loader/format/node.js";
 import { readYaml } from "../src/loader/yaml/source.js";
 
 const SEED = Number(process.env.PYYAML_SEED ?? 20261130);

@@ -9,11 +9,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateLargeSpec } from "../loader/generate.js";
 import { loadSpecs } from "../loader/load.js";
-import { benchLsp, LSP_GOALS } from "./lsp-latency.js";
-import { benchMcp } from "./mcp-latency.js";
 import { phaseTable } from "./phases.js";
 import { profileLines, summarizeProfiles } from "./profile.js";
 import { benchReport, REPORT_GOALS, type ReportFigures } from "./report.js";
+import { benchLsp, LSP_GOALS } from "./servers/lsp-latency.js";
+import { benchMcp } from "./servers/mcp-latency.js";
 import { writeTaggedSources } from "./tagged-sources.js";
 import { BENCH_PROJECT, type BenchTree, ensureBenchTree } from "./tree.js";
 
@@ -21,7 +21,7 @@ const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 
 const BIN = path.join(PACKAGE_ROOT, "bin/speky.js");
 const RG = "/usr/bin/rg";
 const TIME = "/usr/bin/time";
-/** The MCP bench's project (src/bench/mcp-latency.ts), for our cold scan of the same files. */
+/** The MCP bench's project (src/bench/servers/mcp-latency.ts), for our cold scan of the same files. */
 const MCP_SIZE = { requirements: 10_000, tests: 20_000, codeReferences: 50_000 };
 
 /** Issue 14: done at cold ≤ 5× and warm ≤ 1.2× rg (aims 3× and 1×); the server's start against a cold scan. */
@@ -206,7 +206,7 @@ function benchPrecommit(tree: BenchTree, cacheDir: string): { checkMs: number; v
 
 async function benchMcpServer(cacheDir: string): Promise<{ initMs: number | null; firstReferenceMs: number | null; coldMs: number }> {
   log();
-  log("4. MCP server (src/bench/mcp-latency.ts)");
+  log("4. MCP server (src/bench/servers/mcp-latency.ts)");
   // Our cold scan of the very project the MCP bench serves, for its start-up goal.
   const dir = mkdtempSync(path.join(tmpdir(), "speky-bench-mcp-"));
   let coldMs: number;
@@ -238,10 +238,10 @@ async function benchMcpServer(cacheDir: string): Promise<{ initMs: number | null
   };
 }
 
-/** `speky lsp` on the same 10,000-requirement project (src/bench/lsp-latency.ts): its goal rows. */
+/** `speky lsp` on the same 10,000-requirement project (src/bench/servers/lsp-latency.ts): its goal rows. */
 async function benchLspServer(cacheDir: string): Promise<Row[]> {
   log();
-  log("LSP server (src/bench/lsp-latency.ts)");
+  log("LSP server (src/bench/servers/lsp-latency.ts)");
   process.env.SPEKY_CACHE_DIR = cacheDir;
   const { lines, p99, diagnosticsMs } = await benchLsp();
   for (const line of lines) log(`   ${line}`);
@@ -458,7 +458,7 @@ async function main(): Promise<void> {
  * `npm run bench -- scan [--base DIR] [--runs N] [--memory N]`: the manifest scan and
  * `--project`, cold and warm, paired with rg (src/bench/scan-pairs.ts) on the bench tree and on
  * a copy of it with 30 links; with --base, the build in DIR (an older commit's, after `npm ci`)
- * against this one; then speky-mcp's first code reference against a cold scan (src/bench/mcp-pairs.ts;
+ * against this one; then speky-mcp's first code reference against a cold scan (src/bench/servers/mcp-pairs.ts;
  * `--mcp`: that alone); with --memory N, the peak RSS of scans of N small files instead.
  */
 async function benchScanPairs(args: string[]): Promise<void> {
@@ -481,8 +481,8 @@ async function benchScanPairs(args: string[]): Promise<void> {
   const tree = ensureBenchTree((line) => log(`   ${line}`));
   const real = { label: "issue 14's tree", dir: tree.dir };
   if (args.includes("--mcp")) {
-    // `--mcp`: the servers' background scan only (src/bench/mcp-pairs.ts).
-    const { mcpPairLines } = await import("./mcp-pairs.js");
+    // `--mcp`: the servers' background scan only (src/bench/servers/mcp-pairs.ts).
+    const { mcpPairLines } = await import("./servers/mcp-pairs.js");
     log(`MCP pairs: ${real.label}, ${runs} interleaved rounds`);
     for (const line of await mcpPairLines(real, builds, runs, MCP_PAIR_ID, log)) log(`   ${line}`);
     return;
@@ -493,7 +493,7 @@ async function benchScanPairs(args: string[]): Promise<void> {
     for (const line of pairLines(result)) log(`   ${line}`);
     log();
   }
-  const { mcpPairLines } = await import("./mcp-pairs.js");
+  const { mcpPairLines } = await import("./servers/mcp-pairs.js");
   log(`MCP pairs: ${real.label}, ${runs} interleaved rounds`);
   for (const line of await mcpPairLines(real, builds, runs, MCP_PAIR_ID, log)) log(`   ${line}`);
 }

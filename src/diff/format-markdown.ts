@@ -3,7 +3,7 @@
 // (--report-url) when given, code to its source_links URL when the manifest has one. Repository
 // text is escaped as the report's Markdown escapes it (no formatting, link, mention, HTML or
 // line of its own), and a link target is only ever an http(s) URL.
-import type { Summary } from "../mcp/shapes.js";
+import type { Summary } from "../mcp/answers/shapes.js";
 import type { Model } from "../model/model.js";
 import { plural } from "../quote.js";
 import { safeHttpUrl } from "../report/escape.js";

@@ -5,7 +5,7 @@
 import path from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { GitError } from "../git/git-error.js";
-import { MAX_PAGE_CHARS } from "../mcp/paging.js";
+import { MAX_PAGE_CHARS } from "../mcp/answers/paging.js";
 import type { Model } from "../model/model.js";
 import { computeChanges } from "./changes.js";
 import { type Changes, SECTIONS } from "./shapes.js";

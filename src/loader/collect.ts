@@ -2,7 +2,7 @@
 // loaded so far, checked together once every file is read (validate.ts).
 
 import type { FileDiagnostics } from "./file-diagnostics.js";
-import { entryOf, type Pos, type SMap } from "./node.js";
+import { entryOf, type Pos, type SMap } from "./format/node.js";
 import type { StringPool } from "./own-strings.js";
 import type { Comment, Item, SourceLocation } from "./types.js";
 

@@ -4,10 +4,10 @@ import { suggestName } from "../model/suggest.js";
 import { quote, shown } from "../quote.js";
 import { type FileContext, locate } from "./collect.js";
 import { type CsvField, parseCsv } from "./csv.js";
-import { COMMENT, COMMENT_REQUIRED, FILE_SPECS } from "./fields.js";
-import { describe, entryOf, isNull, type Pos, type SMap, type SNode } from "./node.js";
+import { COMMENT, COMMENT_REQUIRED, FILE_SPECS } from "./format/fields.js";
+import { describe, entryOf, isNull, type Pos, type SMap, type SNode } from "./format/node.js";
+import { dateProblem, type Fields, readFields, truthOf } from "./format/read-fields.js";
 import { ownString } from "./own-strings.js";
-import { dateProblem, type Fields, readFields, truthOf } from "./read-fields.js";
 
 const COLUMNS = Object.keys(COMMENT.fields);
 

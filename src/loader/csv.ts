@@ -1,7 +1,7 @@
 // CSV as Python's csv module reads it by default (the dialect speky uses): comma-separated,
 // `"` quotes with `""` inside, line breaks allowed in quoted fields, any of \n, \r\n, \r
 // ending a row, blank lines skipped. Every field keeps its position.
-import type { Pos } from "./node.js";
+import type { Pos } from "./format/node.js";
 
 export interface CsvField extends Pos {
   value: string;

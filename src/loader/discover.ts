@@ -9,7 +9,7 @@ import { boundaryFor } from "../fs/boundary.js";
 import { GlobWalker } from "../fs/globs.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { FileDiagnostics } from "./file-diagnostics.js";
-import { entryOf, stringValue } from "./node.js";
+import { entryOf, stringValue } from "./format/node.js";
 import { readToml } from "./toml/source.js";
 import { readYaml } from "./yaml/source.js";
 

@@ -1,6 +1,6 @@
 import { absolutePathOf, type Diagnostic, escapeControl, locatedAt, type Severity } from "../diagnostics.js";
 import { plural } from "../quote.js";
-import type { Pos } from "./node.js";
+import type { Pos } from "./format/node.js";
 
 /** Warnings kept per file for one cause, as the scanner keeps them (src/scan/engine/cap.ts). */
 export const WARNINGS_PER_CAUSE = 3;

@@ -4,10 +4,10 @@
 
 import { quote } from "../quote.js";
 import { collectReferences, type FileContext, locate } from "./collect.js";
-import { FILE_SPECS, type ObjectSpec, REQUIREMENT, STEP, TEST } from "./fields.js";
-import { describe, entryOf, type SMap, type SNode, stringValue } from "./node.js";
+import { FILE_SPECS, type ObjectSpec, REQUIREMENT, STEP, TEST } from "./format/fields.js";
+import { describe, entryOf, type SMap, type SNode, stringValue } from "./format/node.js";
+import { readFields } from "./format/read-fields.js";
 import { ownString, type StringPool } from "./own-strings.js";
-import { readFields } from "./read-fields.js";
 import type { Requirement, Step, Test } from "./types.js";
 
 /** IDs a code tag can name (speky:<project>#<ID>). */

@@ -3,10 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { ALLOW_HINT, allowed, BOUNDARY_WORDS, type Boundary, isVirtual } from "../fs/boundary.js";
 import { quote } from "../quote.js";
-import { FILE_SPECS, SOURCE_LINKS } from "./fields.js";
 import type { FileDiagnostics } from "./file-diagnostics.js";
-import { entryOf, type Pos, type SMap, type SScalar, type SSeq } from "./node.js";
-import { readFields } from "./read-fields.js";
+import { FILE_SPECS, SOURCE_LINKS } from "./format/fields.js";
+import { entryOf, type Pos, type SMap, type SScalar, type SSeq } from "./format/node.js";
+import { readFields } from "./format/read-fields.js";
 
 /** A string from a list (a glob, a category), and where it was written. */
 export interface Written extends Pos {

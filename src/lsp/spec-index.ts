@@ -3,7 +3,7 @@
 // (with positions), so this reads a file exactly as the loader does.
 import path from "node:path";
 import { FileDiagnostics } from "../loader/file-diagnostics.js";
-import { entryOf, type SMap, type SNode, type SScalar, stringValue } from "../loader/node.js";
+import { entryOf, type SMap, type SNode, type SScalar, stringValue } from "../loader/format/node.js";
 import { readToml } from "../loader/toml/source.js";
 import { readYaml } from "../loader/yaml/source.js";
 import { splitLines, utf16Column } from "./text.js";

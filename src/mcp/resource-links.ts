@@ -5,8 +5,8 @@
 import type { CallToolResult, ResourceLink } from "@modelcontextprotocol/sdk/types.js";
 import type { Item } from "../loader/types.js";
 import type { Model } from "../model/model.js";
+import { itemsNamed, uniqueSorted } from "./answers/shapes.js";
 import { resourceUri } from "./resource-uri.js";
-import { itemsNamed, uniqueSorted } from "./shapes.js";
 
 /** Links after one answer, at most: the item, then the first of the items it names by ID. */
 export const MAX_LINKS = 100;

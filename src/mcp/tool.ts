@@ -9,9 +9,9 @@ import type { z } from "zod";
 import { relieveHeap } from "../heap.js";
 import { type LiveState, staleNote } from "../live/state.js";
 import type { Model } from "../model/model.js";
-import { cachedAnswer, cachedListing } from "./answer-cache.js";
-import { boundedResult } from "./fit.js";
-import { CursorError, Listing, materialize, pageOf, pagingInput, pagingOutput, splitPaging } from "./paging.js";
+import { cachedAnswer, cachedListing } from "./answers/answer-cache.js";
+import { boundedResult } from "./answers/fit.js";
+import { CursorError, Listing, materialize, pageOf, pagingInput, pagingOutput, splitPaging } from "./answers/paging.js";
 import { withLinks } from "./resource-links.js";
 import { awaitScan, needsScan, PARTIAL_META_KEY, partialNote, scanWaitMs, type WaitContext } from "./scan-wait.js";
 

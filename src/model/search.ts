@@ -259,7 +259,7 @@ function hit(ranked: Ranked, doc: number): SearchHit {
 }
 
 // speky:speky-ts#MCP-SEARCH-TEXT
-/** Every hit, best first, shaped only when a page of them is answered (src/mcp/paging.ts). */
+/** Every hit, best first, shaped only when a page of them is answered (src/mcp/answers/paging.ts). */
 export function searchTextHits(
   model: Model,
   query: string,

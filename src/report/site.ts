@@ -8,11 +8,11 @@ import { quote } from "../quote.js";
 import { INDEX_SCRIPT } from "./assets/index-script.js";
 import { ITEM_SCRIPT } from "./assets/item-script.js";
 import { STYLESHEET } from "./assets/style.js";
-import { changesPage } from "./changes-page.js";
 import type { ReportData } from "./data.js";
-import { indexPage } from "./index-page.js";
-import { requirementFiles, testFiles } from "./item-pages.js";
-import { matrixPage, problemsPage, testsPage } from "./list-pages.js";
+import { changesPage } from "./pages/changes-page.js";
+import { indexPage } from "./pages/index-page.js";
+import { requirementFiles, testFiles } from "./pages/item-pages.js";
+import { matrixPage, problemsPage, testsPage } from "./pages/list-pages.js";
 
 export const MARKER = ".speky-report";
 const OWNED = [

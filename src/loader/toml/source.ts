@@ -3,7 +3,7 @@
 import { parse, TomlError } from "smol-toml";
 import { TextPositions } from "../../text-positions.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
-import { type Pos, type SEntry, type SNode, scalar } from "../node.js";
+import { type Pos, type SEntry, type SNode, scalar } from "../format/node.js";
 import { MAX_TOML_DEPTH, tomlDepthExcess } from "./depth.js";
 import { locateToml, PATH_SEP, type TomlSpot } from "./positions.js";
 

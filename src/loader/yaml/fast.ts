@@ -5,7 +5,7 @@
 // gives up and the caller falls back to the full parser, which also reports syntax errors:
 // giving up is always safe, guessing never is. test/spec-yaml-fast.test.ts checks it against
 // the full parser on generated documents.
-import { entryOf, type SMap, type SNode, type SSeq, scalar } from "../node.js";
+import { entryOf, type SMap, type SNode, type SSeq, scalar } from "../format/node.js";
 import { plainScalar, plainTag, unconstructibleTag, unescapeDoubleQuoted } from "./scalars.js";
 
 class NotSimple extends Error {}

@@ -19,7 +19,7 @@ import {
 } from "yaml";
 import { quote } from "../../quote.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
-import { type Pos, type SEntry, type SMap, type SNode, scalar } from "../node.js";
+import { type Pos, type SEntry, type SMap, type SNode, scalar } from "../format/node.js";
 import { pyBlockScalar } from "./block.js";
 import { explicitFloat, plainScalar, tagName, unconstructibleTag, YAML_OPTIONS } from "./scalars.js";
 

@@ -2,7 +2,7 @@
 // (its implicit resolvers and SafeConstructor), not the `yaml` package's: speky reads YAML
 // with PyYAML, where `yes` is true but `y` is text, `010` is 8 and `1e5` is text.
 import type { DocumentOptions, ParseOptions, SchemaOptions } from "yaml";
-import { type ScalarTag, type SScalar, scalar } from "../node.js";
+import { type ScalarTag, type SScalar, scalar } from "../format/node.js";
 
 export const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   // YAML 1.1 as PyYAML: `<<` merge keys, 1.1 escapes.

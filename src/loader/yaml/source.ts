@@ -2,7 +2,7 @@
 // only then: most files never need it).
 
 import type { FileDiagnostics } from "../file-diagnostics.js";
-import type { SNode } from "../node.js";
+import type { SNode } from "../format/node.js";
 import { parseSimpleYaml } from "./fast.js";
 
 /**

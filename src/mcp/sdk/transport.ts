@@ -9,7 +9,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { boundedEcho } from "../bounded-errors.js";
+import { boundedEcho } from "../answers/bounded-errors.js";
 
 // The SDK's ErrorCode values, here so that this module loads without the SDK.
 const ErrorCode = { ParseError: -32700, InvalidRequest: -32600 } as const;

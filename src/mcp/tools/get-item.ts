@@ -7,11 +7,11 @@ import { type ZodRawShape, type ZodTypeAny, z } from "zod";
 import type { Item } from "../../loader/types.js";
 import type { Model } from "../../model/model.js";
 import type { CodeReference } from "../../scan/types.js";
+import { lazy } from "../answers/paging.js";
+import { type CommentShape, comment, withOptional } from "../answers/shapes.js";
 import { findItem } from "../filters.js";
-import { lazy } from "../paging.js";
 import { itemLinks } from "../resource-links.js";
 import * as schema from "../schemas.js";
-import { type CommentShape, comment, withOptional } from "../shapes.js";
 import { defineTool, type ToolSpec } from "../tool.js";
 
 type Kind = Item["kind"];

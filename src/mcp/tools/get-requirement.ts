@@ -1,8 +1,15 @@
 import { z } from "zod";
 import type { Requirement } from "../../loader/types.js";
 import type { Model } from "../../model/model.js";
+import {
+  itemsNamed,
+  type Oneliner,
+  type RequirementCodeRef,
+  requirementCodeRef,
+  sortedOneliners,
+  withOptional,
+} from "../answers/shapes.js";
 import * as schema from "../schemas.js";
-import { itemsNamed, type Oneliner, type RequirementCodeRef, requirementCodeRef, sortedOneliners, withOptional } from "../shapes.js";
 import { requirementVerification, requirementVerificationSchema } from "../verification.js";
 import { type Details, type ItemKind, itemDetails, itemTool } from "./get-item.js";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { statusOf } from "../../live/state.js";
-import { lazy } from "../paging.js";
+import { lazy } from "../answers/paging.js";
 import * as schema from "../schemas.js";
 import { defineTool } from "../tool.js";
 

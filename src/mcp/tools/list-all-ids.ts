@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lazy } from "../paging.js";
+import { lazy } from "../answers/paging.js";
 import { defineTool } from "../tool.js";
 
 const same = (id: string) => id;

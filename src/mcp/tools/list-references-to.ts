@@ -1,7 +1,7 @@
 import { shown } from "../../quote.js";
-import { lazy } from "../paging.js";
+import { lazy } from "../answers/paging.js";
+import { summary, uniqueSorted } from "../answers/shapes.js";
 import * as schema from "../schemas.js";
-import { summary, uniqueSorted } from "../shapes.js";
 import { defineTool, ToolError } from "../tool.js";
 
 export const listReferencesToTool = defineTool({

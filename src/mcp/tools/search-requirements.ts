@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Model } from "../../model/model.js";
+import { lazy } from "../answers/paging.js";
+import { type Summary, summary, uniqueSorted } from "../answers/shapes.js";
 import { requirementsMatching } from "../filters.js";
-import { lazy } from "../paging.js";
 import * as schema from "../schemas.js";
-import { type Summary, summary, uniqueSorted } from "../shapes.js";
 import { defineTool } from "../tool.js";
 
 // speky:speky-ts#MCP-SEARCH-REQUIREMENTS

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { lazy } from "../answers/paging.js";
+import { brief, uniqueSorted } from "../answers/shapes.js";
 import { testsMatching } from "../filters.js";
-import { lazy } from "../paging.js";
 import * as schema from "../schemas.js";
-import { brief, uniqueSorted } from "../shapes.js";
 import { defineTool } from "../tool.js";
 
 export const searchTestsTool = defineTool({

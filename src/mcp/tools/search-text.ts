@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_QUERY_CHARS, MAX_QUERY_WORDS, searchTextHits, searchTextReady, tokenize } from "../../model/search.js";
 import { quote } from "../../quote.js";
-import { lazy } from "../paging.js";
+import { lazy } from "../answers/paging.js";
 import { defineTool, ToolError } from "../tool.js";
 
 const queryAllowed = (query: string) => query.length <= MAX_QUERY_CHARS && new Set(tokenize(query)).size <= MAX_QUERY_WORDS;

@@ -5,9 +5,9 @@ import type { Model } from "../../model/model.js";
 import { REQUIREMENT_STATUSES, type RequirementStatus } from "../../model/verification.js";
 import { resultsMetadata } from "../../model/verification-views.js";
 import { quote } from "../../quote.js";
-import { lazy } from "../paging.js";
+import { lazy } from "../answers/paging.js";
+import { byId, summary } from "../answers/shapes.js";
 import * as schema from "../schemas.js";
-import { byId, summary } from "../shapes.js";
 import { defineTool, ToolError } from "../tool.js";
 
 /** The requirements counted: the coverage scope (and category), with the tag. */

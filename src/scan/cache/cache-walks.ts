@@ -115,7 +115,7 @@ export class CachedWalks implements WalkFilter {
         return fileKeys;
       },
       eachFile(visit) {
-        if (fileKeys) fileKeys.forEach((key) => visit(key));
+        if (fileKeys) for (const key of fileKeys) visit(key);
         else for (const file of files) visit(keys.key(file));
       },
       dirs: [...dirs].map(([dir, stamp]) => [keys.key(dir), stamp]),

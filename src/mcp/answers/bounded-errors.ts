@@ -4,7 +4,7 @@
 // overflowed the SDK client's buffer, issue 11). Our messages quote input through quote(); this
 // bounds every error on its way out the same way, whoever made it.
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { QUOTE_MAX, quote } from "../quote.js";
+import { QUOTE_MAX, quote } from "../../quote.js";
 
 // speky:speky-ts#SEC-ERROR-ECHO
 /** Characters of an error message (or of a string in its data) at most: a sentence and a quoted input. */

@@ -7,8 +7,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
+import { type Build, median, type PairTree, timed } from "../scan-pairs.js";
 import { RawClient } from "./mcp-latency.js";
-import { type Build, median, type PairTree, timed } from "./scan-pairs.js";
 
 /** Wall milliseconds from spawn to the first whole answer with code references, and how many it held. */
 async function firstReference(build: Build, tree: PairTree, id: string): Promise<{ ms: number; references: number }> {

@@ -20,7 +20,7 @@
 // whole answer would have, item by item, so cursors are what they were when answers were whole.
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { quote } from "../quote.js";
+import { quote } from "../../quote.js";
 
 export const pagingInput = {
   limit: z.number().int().min(1).optional().describe("Page size: at most this many items, and a nextCursor to call again for the rest"),

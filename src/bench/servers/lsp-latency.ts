@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { generateLargeSpec } from "../loader/generate.js";
-import { writeTaggedSources } from "./tagged-sources.js";
+import { generateLargeSpec } from "../../loader/generate.js";
+import { writeTaggedSources } from "../tagged-sources.js";
 
 const SIZE = { requirements: 10_000, tests: 20_000, codeReferences: 50_000 };
 const CALLS = 300;
@@ -312,7 +312,7 @@ async function measure(dir: string): Promise<LspMeasures> {
   }
 }
 
-// Runnable on its own: node dist/bench/lsp-latency.js
+// Runnable on its own: node dist/bench/servers/lsp-latency.js
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   for (const line of (await benchLsp()).lines) console.log(line);
 }

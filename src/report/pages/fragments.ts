@@ -1,16 +1,16 @@
 // Pieces several pages share: links to items, coverage badges, steps, code references,
 // comments, problem tables. Every repository string passes through esc().
-import type { Diagnostic } from "../diagnostics.js";
-import type { Comment, Step } from "../loader/types.js";
-import type { CoverageBucket } from "../model/coverage.js";
-import { grouped } from "../quote.js";
-import type { CodeReference } from "../scan/types.js";
-import { cut, firstOf, LIST_ITEMS, PROBLEM_ROWS, TITLE_CHARS } from "./bounds.js";
-import { BUCKET_LABELS, type ReportData } from "./data.js";
-import { esc, safeHttpUrl } from "./escape.js";
-import type { Place } from "./names.js";
+import type { Diagnostic } from "../../diagnostics.js";
+import type { Comment, Step } from "../../loader/types.js";
+import type { CoverageBucket } from "../../model/coverage.js";
+import { grouped } from "../../quote.js";
+import type { CodeReference } from "../../scan/types.js";
+import { cut, firstOf, LIST_ITEMS, PROBLEM_ROWS, TITLE_CHARS } from "../bounds.js";
+import { BUCKET_LABELS, type ReportData } from "../data.js";
+import { esc, safeHttpUrl } from "../escape.js";
+import type { Place } from "../names.js";
 
-export { plural } from "../quote.js";
+export { plural } from "../../quote.js";
 
 /** Link to an item's view; `here` is the file being written, for links within it. */
 function href(place: Place | undefined, folder: string, root: string, here?: string): string | null {

@@ -1,10 +1,12 @@
 // The view of each requirement and test: every field, refs both ways, tests with their
 // steps, code at file:line. Views are <article>s, CHUNK per file (names.ts); a link's
 // fragment selects one, and the stylesheet then shows that one alone (:target).
-import type { Requirement, Test } from "../loader/types.js";
-import { firstOf, LIST_ITEMS, STEPS_CHARS } from "./bounds.js";
-import { problemCount, type ReportData } from "./data.js";
-import { esc } from "./escape.js";
+import type { Requirement, Test } from "../../loader/types.js";
+import { firstOf, LIST_ITEMS, STEPS_CHARS } from "../bounds.js";
+import { problemCount, type ReportData } from "../data.js";
+import { esc } from "../escape.js";
+import { requirementStatusFact, testStatusBadge, testStatusFact } from "../verification.js";
+import { stepsWeight } from "../weights.js";
 import {
   automationBadge,
   bucketBadge,
@@ -20,8 +22,6 @@ import {
   text,
 } from "./fragments.js";
 import { pageParts } from "./layout.js";
-import { requirementStatusFact, testStatusBadge, testStatusFact } from "./verification.js";
-import { stepsWeight } from "./weights.js";
 
 const ROOT = "../";
 

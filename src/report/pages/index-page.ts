@@ -1,15 +1,15 @@
 // The index: what was generated from where, counts, coverage per category, and the table of
 // every requirement. The table is in the HTML (readable without script, printable); the
 // script filters and sorts its rows from a JSON copy of the searchable text.
-import { compareStrings, escapeControl } from "../diagnostics.js";
-import type { CoverageBucket } from "../model/coverage.js";
-import { grouped } from "../quote.js";
-import { cut, SEARCH_TEXT_CHARS, TITLE_CHARS } from "./bounds.js";
-import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js";
-import { esc, jsonForScript } from "./escape.js";
+import { compareStrings, escapeControl } from "../../diagnostics.js";
+import type { CoverageBucket } from "../../model/coverage.js";
+import { grouped } from "../../quote.js";
+import { cut, SEARCH_TEXT_CHARS, TITLE_CHARS } from "../bounds.js";
+import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "../data.js";
+import { esc, jsonForScript } from "../escape.js";
+import { verificationSection } from "../verification.js";
 import { bucketBadge, plural, requirementHref } from "./fragments.js";
 import { pageParts } from "./layout.js";
-import { verificationSection } from "./verification.js";
 
 function generatedLine(data: ReportData): string {
   const { time, commit } = data.generation;

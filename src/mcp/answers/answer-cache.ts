@@ -8,7 +8,7 @@
 // into the model, shaped per page (paging.ts), so a page of 250,000 requirements costs the
 // shaping of its own items, not the rebuilding of the whole list.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Model } from "../model/model.js";
+import type { Model } from "../../model/model.js";
 import { Lazy, Listing } from "./paging.js";
 
 /** Characters of answer text kept per model; the least recently used go first past it. */

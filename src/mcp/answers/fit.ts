@@ -5,7 +5,7 @@
 // MAX_ANSWER_CHARS is cut until it fits: the largest field first, a list to its first items,
 // a text to its beginning, and `_meta` says what was cut and how to get the rest.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { grouped } from "../quote.js";
+import { grouped } from "../../quote.js";
 import { MAX_PAGE_CHARS } from "./paging.js";
 
 // speky:speky-ts#SEC-ANSWER-FIT

@@ -1,7 +1,7 @@
 // The list of tests, the traceability matrix and the problems.
-import { CELL_ITEMS, cut, firstOf, TITLE_CHARS } from "./bounds.js";
-import { problemCount, type ReportData } from "./data.js";
-import { esc } from "./escape.js";
+import { CELL_ITEMS, cut, firstOf, TITLE_CHARS } from "../bounds.js";
+import { problemCount, type ReportData } from "../data.js";
+import { esc } from "../escape.js";
 import { automationBadge, diagnosticsTable, itemLink, moreItems, plural, section, testHref } from "./fragments.js";
 import { page, pageParts } from "./layout.js";
 

@@ -2,10 +2,10 @@
 // message for each missing, mistyped or unknown field. Every field is checked, so one run
 // reports every problem of the mapping.
 
-import { suggestName } from "../model/suggest.js";
-import { quote } from "../quote.js";
+import { suggestName } from "../../model/suggest.js";
+import { quote } from "../../quote.js";
+import type { FileDiagnostics } from "../file-diagnostics.js";
 import { DATE_PATTERN, type FieldSpec, type ObjectSpec } from "./fields.js";
-import type { FileDiagnostics } from "./file-diagnostics.js";
 import { describe, entryOf, isNull, quoteHint, type SMap, type SNode, type SScalar } from "./node.js";
 
 /** Field values by name; absent, null-valued and invalid fields are left out. */
