@@ -9,6 +9,7 @@ import { LiveModel } from "../src/live/live-model.js";
 import { type LiveState, staleNote, statusOf } from "../src/live/state.js";
 import { normalisePlan, TreeWatcher } from "../src/live/watcher.js";
 import { encodeCursor, Listing, lazy, MAX_PAGE_CHARS, materialize, pageOf } from "../src/mcp/answers/paging.js";
+import type { Model } from "../src/model/model.js";
 import { copyFixture, tempDir } from "./support/process.js";
 
 const closers: (() => void)[] = [];
@@ -133,6 +134,16 @@ describe("LiveModel", () => {
     // Nothing changed: a new model all the same, with the same IDs.
     await live.reload();
     expect(swaps).toEqual([true, false]);
+  });
+
+  // speky:speky-ts#TLIVE-WATCH-CATCH-UP
+  it("reloads for a change made after the load read the files and before they were watched", async () => {
+    const { dir, live } = await open();
+    // The server's window: loaded, not yet watching (its watch walks the trees while it answers).
+    appendFileSync(path.join(dir, "specs/requirements.yaml"), "  - id: REQ-BETWEEN\n    long: Written before the watch.\n");
+    const swapped = new Promise<readonly string[]>((resolve) => live.once("swapped", (model: Model) => resolve(model.requirementIds)));
+    live.startWatching();
+    expect(await swapped).toContain("REQ-BETWEEN");
   });
 
   it("coalesces reloads asked for while one runs into one more", async () => {

@@ -46,6 +46,11 @@ export interface LiveEvents {
 
 /** A stream of changes cannot delay a reload longer than this. */
 const MAX_DELAY_MS = 1000;
+/**
+ * A file's times come from the kernel's coarse clock, up to a tick (1-10 ms) behind Date.now():
+ * a change just after the load started may carry a time just before it.
+ */
+const CATCH_UP_SLACK_MS = 20;
 
 function sameIds(a: Model, b: Model): boolean {
   const equal = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((v, i) => v === y[i]);
@@ -73,6 +78,8 @@ export class LiveModel extends EventEmitter<LiveEvents> {
     diagnostics: Diagnostic[],
     readonly debounceMs: number,
     scanning: ScanProgress | null,
+    /** Date.now() when the first load started reading the files. */
+    private readonly loadStarted: number,
   ) {
     super();
     this.state = Object.freeze({ model, loadedAt: new Date(), problems: diagnostics, stale: false, scanning });
@@ -90,17 +97,18 @@ export class LiveModel extends EventEmitter<LiveEvents> {
     settings: OpenSettings = {},
   ): Promise<{ live: LiveModel | null; diagnostics: Diagnostic[] }> {
     const debounceMs = settings.debounceMs ?? 100;
+    const started = Date.now();
     if (!settings.background) {
       const { model, diagnostics } = await loadModel(paths, options, { cooperative: true });
       if (!model || hasErrors(diagnostics)) return { live: null, diagnostics };
-      return { live: new LiveModel(paths, options, model, diagnostics, debounceMs, null), diagnostics };
+      return { live: new LiveModel(paths, options, model, diagnostics, debounceMs, null, started), diagnostics };
     }
     const loaded = await loadSpecs(paths, options);
     // The loader's order: sorted, a failed file's errors first (src/loader/cause.ts).
     const diagnostics = [...loaded.diagnostics];
     if (!loaded.specs || hasErrors(diagnostics)) return { live: null, diagnostics };
     const progress = new ScanProgress();
-    const live = new LiveModel(paths, options, buildModel(loaded.specs, null), diagnostics, debounceMs, progress);
+    const live = new LiveModel(paths, options, buildModel(loaded.specs, null), diagnostics, debounceMs, progress, started);
     const scan = () => live.scanInBackground(loaded.specs!, progress, settings.afterWalk);
     if (settings.scanAfter) void settings.scanAfter.then(scan);
     else scan();
@@ -180,6 +188,16 @@ export class LiveModel extends EventEmitter<LiveEvents> {
       this.options.ignore ?? true,
     );
     this.watcher.update(watchPlan(this.state.model, this.options));
+    // speky:speky-ts#LIVE-WATCH-CATCH-UP
+    // A change made after the load read the files but before its folder was watched (the watch
+    // walks the trees while the server already answers) told no watcher: once every folder is
+    // watched, the files read and the folders watched that changed since the load count as
+    // changed.
+    const watcher = this.watcher;
+    void watcher.settled().then(() => {
+      if (this.watcher !== watcher) return;
+      for (const p of this.relevance.changedSince(this.loadStarted - CATCH_UP_SLACK_MS, watcher.watchedDirectories())) this.changed(p);
+    });
   }
 
   stopWatching(): void {

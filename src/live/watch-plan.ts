@@ -60,6 +60,19 @@ export class Relevance {
     }
     return false;
   }
+
+  /**
+   * The spec files read, and the `directories`, that changed since `since` (a time from
+   * Date.now()) or are gone: what a change made before it was watched left behind.
+   */
+  changedSince(since: number, directories: readonly string[]): string[] {
+    const changed: string[] = [];
+    for (const p of [...this.filesRead, ...directories]) {
+      const st = statSync(p, { throwIfNoEntry: false });
+      if (!st || st.mtimeMs >= since || st.ctimeMs >= since) changed.push(p);
+    }
+    return changed;
+  }
 }
 
 /** The globs of a model's test results, with the folder each is relative to. */
