@@ -45,7 +45,7 @@ const WALK = /\/(scan\/walk\/[^/]+|fs\/(?!safe-read|fast-stat)[^/]+)\.[jt]s$/;
 const STAT = /\/fs\/fast-stat\.[jt]s$/;
 const CACHE = /\/scan\/cache\/[^/]+\.[jt]s$/;
 const READ = /\/(scan\/read\/(worker-task|walk-feed|read-jobs)|fs\/safe-read)\.[jt]s$/;
-const POOL = /\/scan\/read\/(pool|worker|run-tasks|slot|progress)\.[jt]s$/;
+const POOL = /\/scan\/read\/(pool|shared-pool|worker|run-tasks|slot|progress)\.[jt]s$/;
 
 /** The bucket a frame names, or null to look further up the stack. */
 function bucketOf(frame: CallFrame): Bucket | null {

@@ -6,7 +6,6 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { OutcomeStore } from "./outcome-store.js";
-import { poolSize } from "./pool-size.js";
 import { type Batch, Slot, WholeBudget } from "./slot.js";
 import type { BatchReply, BatchRequest, WholeAsk, WholeRelease } from "./worker.js";
 import { type FileTask, runTask, type TaskOutcome } from "./worker-task.js";
@@ -273,33 +272,4 @@ export interface TaskStream {
   push(absPath: string): void;
   /** Every path pushed and its outcome, in push order. */
   end(): Promise<{ paths: string[]; outcomes: OutcomeStore }>;
-}
-
-let shared: Pool | undefined;
-
-export function pool(size: number): Pool {
-  shared ??= new Pool(size);
-  return shared;
-}
-
-/** Ends the workers now (tests, or a process about to exit that wants no stray thread). */
-export function closePool(): void {
-  shared?.close();
-  shared = undefined;
-}
-
-/**
- * Starts the pool's workers now, for a scan about to read a whole tree afresh: they boot on
- * the other core while this thread walks, instead of from the walk's 2,000th file on.
- */
-export function startWorkers(): void {
-  const size = poolSize();
-  if (poolPossible(size)) pool(size).prepare();
-}
-
-/** A pool run fed while walking (Pool.stream), or null when no pool can run here. */
-export function streamTasks(onProgress: (done: number) => void, unstamped: boolean): TaskStream | null {
-  const size = poolSize();
-  if (!poolPossible(size)) return null;
-  return pool(size).stream(onProgress, unstamped);
 }

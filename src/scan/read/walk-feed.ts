@@ -6,7 +6,8 @@
 // it did not settle (a file named outright, or reached under another name) is read as usual.
 import type { Reached } from "../../fs/globs.js";
 import type { OutcomeStore } from "./outcome-store.js";
-import { POOL_MIN_FILES, streamTasks, type TaskStream } from "./pool.js";
+import { POOL_MIN_FILES, type TaskStream } from "./pool.js";
+import { streamTasks } from "./shared-pool.js";
 import type { TaskOutcome } from "./worker-task.js";
 
 interface Settled {
