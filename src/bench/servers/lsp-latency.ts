@@ -13,7 +13,7 @@ import { writeTaggedSources } from "../tagged-sources.js";
 const SIZE = { requirements: 10_000, tests: 20_000, codeReferences: 50_000 };
 const CALLS = 300;
 const KEYSTROKES = 30;
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../bin/speky.js");
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../bin/speky.js");
 export const LSP_GOALS = { requestP99Ms: 20, diagnosticsMs: 300 };
 
 interface Message {

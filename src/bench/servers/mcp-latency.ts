@@ -12,7 +12,7 @@ import { requirementId, testId, writeTaggedSources } from "../tagged-sources.js"
 
 const SIZE = { requirements: 10_000, tests: 20_000, codeReferences: 50_000 };
 const CALLS = 300;
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../commands/mcp.js");
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../commands/mcp.js");
 
 interface Answer {
   id?: number;

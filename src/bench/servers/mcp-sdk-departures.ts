@@ -21,7 +21,7 @@ import { fixedState, outputShape, runTool } from "../../mcp/tool.js";
 import { TOOLS } from "../../mcp/tools/index.js";
 import { buildModel } from "../../model/model.js";
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const MAIN = path.join(REPO, "dist/commands/mcp.js");
 const LARGE = { requirements: 10_000, tests: 20_000, codeReferences: 0 };
 
