@@ -12,7 +12,7 @@ import { answerToolList } from "./sdk/tool-list.js";
 import type { LineStdioTransport } from "./sdk/transport.js";
 import { fixedState, registerTool, type ToolSpec } from "./tool.js";
 import { TOOLS } from "./tools/index.js";
-import { verificationStatusTool } from "./tools/verification-status.js";
+import { verificationStatusTool } from "./tools/status/verification-status.js";
 
 export { SERVER_NAME };
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { modelProblems } from "../../model/problems.js";
-import * as schema from "../schemas.js";
-import { defineTool } from "../tool.js";
+import { modelProblems } from "../../../model/problems.js";
+import * as schema from "../../schemas.js";
+import { defineTool } from "../../tool.js";
 
 export const listProblemsTool = defineTool({
   name: "list_problems",

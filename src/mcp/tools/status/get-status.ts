@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { statusOf } from "../../live/state.js";
-import { lazy } from "../answers/paging.js";
-import * as schema from "../schemas.js";
-import { defineTool } from "../tool.js";
+import { statusOf } from "../../../live/state.js";
+import { lazy } from "../../answers/paging.js";
+import * as schema from "../../schemas.js";
+import { defineTool } from "../../tool.js";
 
 const same = <T>(x: T) => x;
 

@@ -1,14 +1,14 @@
 import { z } from "zod";
-import type { Requirement } from "../../loader/types.js";
-import { coverageScope } from "../../model/coverage.js";
-import type { Model } from "../../model/model.js";
-import { REQUIREMENT_STATUSES, type RequirementStatus } from "../../model/verification.js";
-import { resultsMetadata } from "../../model/verification-views.js";
-import { quote } from "../../quote.js";
-import { lazy } from "../answers/paging.js";
-import { byId, summary } from "../answers/shapes.js";
-import * as schema from "../schemas.js";
-import { defineTool, ToolError } from "../tool.js";
+import type { Requirement } from "../../../loader/types.js";
+import { coverageScope } from "../../../model/coverage.js";
+import type { Model } from "../../../model/model.js";
+import { REQUIREMENT_STATUSES, type RequirementStatus } from "../../../model/verification.js";
+import { resultsMetadata } from "../../../model/verification-views.js";
+import { quote } from "../../../quote.js";
+import { lazy } from "../../answers/paging.js";
+import { byId, summary } from "../../answers/shapes.js";
+import * as schema from "../../schemas.js";
+import { defineTool, ToolError } from "../../tool.js";
 
 /** The requirements counted: the coverage scope (and category), with the tag. */
 function scopeOf(model: Model, category?: string, tag?: string): Requirement[] {

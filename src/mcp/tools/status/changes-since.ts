@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { nullableString, problem, summary } from "../schemas.js";
-import { defineTool, ToolError } from "../tool.js";
+import { nullableString, problem, summary } from "../../schemas.js";
+import { defineTool, ToolError } from "../../tool.js";
 
 const ref = z.object({
   id: z.string(),
@@ -62,7 +62,7 @@ export const changesSinceTool = defineTool({
   },
   runAsync: async ({ base }, state) => {
     if (state.scanning) throw new ToolError(`${state.scanning.describe()}; call changes_since again when it is done`);
-    const { changesSinceServed } = await import("../../diff/served.js");
+    const { changesSinceServed } = await import("../../../diff/served.js");
     const answer = await changesSinceServed(state.model, state.problems, base);
     if ("error" in answer) throw new ToolError(answer.error);
     return answer.changes;
