@@ -20,7 +20,7 @@ import { compareDiagnostics, type Diagnostic, escapeControl } from "../diagnosti
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { MAX_FILE_BYTES } from "../loader/files.js";
 import { CHECK_FORMATS, type CheckFormat, renderReport, summarize } from "./check-findings.js";
-import { useCommandLineShortcuts } from "./one-shot.js";
+import { preloadScanCache, useCommandLineShortcuts } from "./one-shot.js";
 
 const SPEC_EXTENSIONS = new Set([".yaml", ".yml", ".toml"]);
 const KIND_LINE = /^kind\s*[:=]/m;
@@ -68,6 +68,7 @@ async function runCheck(args: ParsedArgs, context: CommandContext): Promise<{ ou
   const show = relativeTo(format === "github" ? repositoryRoot(cwd) : cwd);
 
   await useCommandLineShortcuts();
+  preloadScanCache(!flag(args, "no-cache"));
   // Loaded on use: every `speky` command imports this registry entry.
   const [{ loadSpecs }, { scanSpecs }, { modelProblems }] = await Promise.all([
     import("../loader/load.js"),

@@ -12,7 +12,7 @@ import { verboseNote } from "../cli/verbose.js";
 import { compareDiagnostics, escapeControl, formatDiagnostic } from "../diagnostics.js";
 import { quote } from "../quote.js";
 import type { ScanResult } from "../scan/types.js";
-import { useCommandLineShortcuts } from "./one-shot.js";
+import { preloadScanCache, useCommandLineShortcuts } from "./one-shot.js";
 
 export interface ScanOutcome {
   stdout: string;
@@ -40,6 +40,7 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
       ...walk,
     });
   } else {
+    preloadScanCache(!flag(args, "no-cache"));
     const [{ loadModel }, { danglingDiagnostics }] = await Promise.all([import("../model/load-model.js"), import("../model/problems.js")]);
     // Text on stderr names files relative to the working directory; the JSON keeps the model's paths.
     const show = relativeTo(cwd);
