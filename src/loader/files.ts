@@ -1,11 +1,12 @@
 // Reading a specification file from disk, safely (src/fs/safe-read.ts).
 import fs from "node:fs";
 import { isRefusal, readRegular } from "../fs/safe-read.js";
+import type { ReadStamp } from "./types.js";
 
 /** Larger files are refused unread: no specification is that big, and parsing one would stall. */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
-export type FileRead = { real: string; text: string } | { problem: string };
+export type FileRead = { real: string; text: string; stamp: ReadStamp } | { problem: string };
 
 // speky:speky-ts#SPEC-SAFETY
 /**
@@ -26,5 +27,6 @@ export async function readSpecFile(file: string): Promise<FileRead> {
     return { problem: read.code === "EISDIR" ? "this is a directory, not a specification file" : read.problem };
   }
   // Decoded in one go: reading with an encoding decodes chunk by chunk into a rope.
-  return { real, text: read.bytes.toString("utf8") };
+  const { size, mtimeMs, ctimeMs } = read.stat;
+  return { real, text: read.bytes.toString("utf8"), stamp: { size, mtimeMs, ctimeMs } };
 }

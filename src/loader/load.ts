@@ -21,7 +21,7 @@ import { readItemsFile } from "./items.js";
 import { readManifest, type Written } from "./manifest.js";
 import { StringPool } from "./own-strings.js";
 import { Provenance } from "./provenance.js";
-import type { LoadOptions, LoadResult, Manifest, PartialLoad, Requirement, SpecSet, Test } from "./types.js";
+import type { LoadOptions, LoadResult, Manifest, PartialLoad, ReadStamp, Requirement, SpecSet, Test } from "./types.js";
 import { checkCoverageCategories, validateReferences } from "./validate.js";
 import { readYaml } from "./yaml/source.js";
 
@@ -31,6 +31,17 @@ const READ_AHEAD = 8;
 const KIND_LIST = `${KINDS.slice(0, -1).join(", ")} or ${KINDS[KINDS.length - 1]}`;
 
 // speky:speky-ts#SPEC-LOAD
+/**
+ * The stamp of each file a load read (fstat of the open file), in the order of its `files`:
+ * beside the specs, not in them (they are plain data, serialized and compared). A watcher set
+ * up after the load compares them (src/live).
+ */
+const readStamps = new WeakMap<SpecSet, readonly ReadStamp[]>();
+
+export function readStampsOf(specs: SpecSet): readonly ReadStamp[] | undefined {
+  return readStamps.get(specs);
+}
+
 /**
  * Loads and validates specification files and manifests. Every problem is reported, sorted;
  * `specs` is null when any of them is an error.
@@ -64,6 +75,7 @@ class Loader {
   private readonly out: Collected = { items: [], comments: [], references: [], strings: new StringPool() };
   private readonly manifests: Manifest[] = [];
   private readonly files: string[] = [];
+  private readonly fileStamps: ReadStamp[] = [];
   /** Real paths of the files loaded: a file reached twice (or through a cycle) loads once. */
   private readonly seen = new Set<string>();
   /** Checks and git look-ups that wait for the end of the load. */
@@ -92,7 +104,7 @@ class Loader {
   private read(abs: string): ReturnType<typeof readSpecFile> {
     const text = this.overlay?.get(abs);
     const read = readSpecFile(abs);
-    return text === undefined ? read : read.then((file) => ("problem" in file ? file : { real: file.real, text }));
+    return text === undefined ? read : read.then((file) => ("problem" in file ? file : { ...file, text }));
   }
 
   loadGiven(given: string, csv: boolean): Promise<void> {
@@ -125,7 +137,9 @@ class Loader {
     if (hasErrors(diagnostics)) {
       return { specs: null, diagnostics, partial: this.partial(diagnostics, orphaned, leading.length) };
     }
-    return { specs: deepFreeze(this.specSet(this.manifests, diagnostics)), diagnostics: [...diagnostics] };
+    const specs = deepFreeze(this.specSet(this.manifests, diagnostics));
+    readStamps.set(specs, this.fileStamps);
+    return { specs, diagnostics: [...diagnostics] };
   }
 
   private specSet(manifests: Manifest[], warnings: Diagnostic[]): SpecSet {
@@ -164,6 +178,7 @@ class Loader {
     if (this.seen.has(file.real)) return;
     this.seen.add(file.real);
     this.files.push(reach.abs);
+    this.fileStamps.push(file.stamp);
     this.provenance.startFile(this.out.items.length, this.out.references.length, reach.abs);
     await this.readContent(reach, file.text, report);
     if (report.errors > 0) this.failed.push({ file: reach.display, text: file.text, path: reach.abs });

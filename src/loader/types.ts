@@ -98,6 +98,13 @@ export interface Manifest {
   parent: string | null;
 }
 
+/** What changes when a file is written: its size, modification and change times. */
+export interface ReadStamp {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
 export interface SpecSet {
   /** Load order. */
   requirements: Requirement[];
