@@ -2,7 +2,7 @@
 // Writes fixtures/myst/expected/: for each case of fixtures/myst/cases.json, what speky's own
 // command line does on our fixture tree (its exit status, the pages it writes), with our code
 // references fed to its generator (scripts/speky-golden.py). Run once per change of the
-// fixtures or of the speky version we follow; test/myst-pages.test.ts compares ours with it.
+// fixtures or of the speky version we follow; test/report/myst-pages.test.ts compares ours with it.
 //
 //   git --git-dir=<speky snapshot> archive <commit> python | tar -x -C /tmp/speky
 //   npm run build && node scripts/speky-golden.mjs /tmp/speky/python <commit>
@@ -25,7 +25,7 @@ if (!spekyPython || !/^[0-9a-f]{40}$/.test(commit ?? "")) {
   process.exit(2);
 }
 
-/** The fixture tree in a fresh git repository, as test/myst-pages.test.ts lays it. */
+/** The fixture tree in a fresh git repository, as test/report/myst-pages.test.ts lays it. */
 function gitTree(tree) {
   const dir = mkdtempSync(path.join(tmpdir(), "speky-golden-"));
   cpSync(path.join(FIXTURES, tree), dir, { recursive: true });

@@ -1,6 +1,6 @@
 // What the server says of itself in its `initialize` answer, in a module without the MCP SDK:
 // main.ts answers a plain `initialize` before loading the SDK (sdk/initialize.ts), and the
-// SDK's server is built from the same values (server.ts). test/mcp-early-initialize.test.ts
+// SDK's server is built from the same values (server.ts). test/mcp/mcp-early-initialize.test.ts
 // checks that both answers are the same bytes.
 import { VERSION } from "../version.js";
 

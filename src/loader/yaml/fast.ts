@@ -3,7 +3,7 @@
 // order of magnitude faster and produces the very same tree. On anything outside the subset
 // (anchors, tags, flow mappings, multi-line quotes, odd keys, tabs, duplicate keys, ...) it
 // gives up and the caller falls back to the full parser, which also reports syntax errors:
-// giving up is always safe, guessing never is. test/spec-yaml-fast.test.ts checks it against
+// giving up is always safe, guessing never is. test/spec/spec-yaml-fast.test.ts checks it against
 // the full parser on generated documents.
 import { entryOf, type SMap, type SNode, type SSeq, scalar } from "../format/node.js";
 import { plainScalar, plainTag, unconstructibleTag, unescapeDoubleQuoted } from "./scalars.js";

@@ -7,7 +7,7 @@
 // into it (session.ts), so that its state is what it would have been.
 // "Plain" is a subset of what the SDK accepts, checked field by field; anything else (an
 // unknown shape, `_meta`, a capability the SDK reshapes) gets no early answer: the SDK answers
-// it once loaded. test/mcp-early-initialize.test.ts compares both answers byte for byte on
+// it once loaded. test/mcp/mcp-early-initialize.test.ts compares both answers byte for byte on
 // plain and random requests.
 // Lenient as speky is. A missing clientInfo (speky's own test plan TMCP003 sends none), a
 // clientInfo without name or version, missing capabilities or protocolVersion are filled in

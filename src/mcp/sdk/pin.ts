@@ -1,5 +1,5 @@
 // Where speky-mcp departs from the stock MCP SDK, all in this folder, and the one SDK version
-// these departures were written and measured against. test/mcp-sdk-pin.test.ts fails as soon
+// these departures were written and measured against. test/mcp/mcp-sdk-pin.test.ts fails as soon
 // as another version is installed: each departure below must then be re-checked against the
 // new SDK (and dropped where the SDK now does the same), and this pin moved.
 //

@@ -15,7 +15,7 @@
 //     a top-level line that is not a comment, which ends every definition before it.
 // Otherwise the file is parsed whole, as before. Rules that look elsewhere in the file
 // (Swift's extensions of test classes, queries that need the whole file, a fallback grammar
-// chosen by error counts) keep whole-file parses. test/scan-prefix.test.ts compares both on
+// chosen by error counts) keep whole-file parses. test/scan/scan-prefix.test.ts compares both on
 // real files of this machine.
 import type { Node, Tree } from "web-tree-sitter";
 import { type LoadedLanguage, parseBounded, parseBoundMs } from "../grammar/runtime.js";

@@ -2,7 +2,7 @@
 // there with web-tree-sitter's included ranges, which keep the file's positions). Found from
 // the text alone, cheaply and conservatively: a wrong start makes the parse's answer differ
 // from the whole file's, so prefix.ts keeps it only when its tree is clean before the tags,
-// and test/scan-prefix.test.ts compares both on real files.
+// and test/scan/scan-prefix.test.ts compares both on real files.
 //
 // - The window: from the start of the nearest line before the first tag that begins a
 //   top-level statement (at depth 0, after a blank line or, with braces, a line that closes a
