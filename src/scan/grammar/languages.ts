@@ -67,7 +67,7 @@ export interface LanguageTable {
 }
 
 /** src/scan/grammar and dist/scan/grammar are both three levels below the package root. */
-export const GRAMMARS_DIR = fileURLToPath(new URL("../../../grammars", import.meta.url));
+export const GRAMMARS_DIR = fileURLToPath(new URL("../../../grammars/", import.meta.url));
 
 const requireHere = createRequire(import.meta.url);
 
