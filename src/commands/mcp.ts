@@ -152,10 +152,11 @@ async function serve(
     if (v) log.debug(`read the test results again: ${plural(v.files.length, "file")}, ${plural(v.testcasesRead, "testcase")}`);
   });
   // Watching starts before anything is answered: a client that edits a spec as soon as it is
-  // initialized sees the change served.
+  // initialized sees the change served. The trees are watched after the first scan, and what
+  // changed before is caught up then (src/live/live-model.ts).
   if (invocation.watch) {
     live.startWatching();
-    log.debug(`watching ${plural(live.watchedDirectories().length, "directory", "directories")}`);
+    void live.watchSettled().then(() => log.debug(`watching ${plural(live.watchedDirectories().length, "directory", "directories")}`));
   }
   // speky:speky-ts#MCP-BACKGROUND-SCAN
   // The answer first, then the scan: both would otherwise share the thread.

@@ -13,6 +13,7 @@ import type { SpecSet } from "../loader/types.js";
 import { loadModel, type ModelOptions, type ScanHooks, scanSpecs, withResults } from "../model/load-model.js";
 import { buildModel, type Model } from "../model/model.js";
 import { cacheDir } from "../scan/cache/cache-dir.js";
+import { sameModel } from "./same-model.js";
 import { type LiveState, ScanProgress, type Status, statusOf } from "./state.js";
 import { Relevance, watchPlan } from "./watch-plan.js";
 import { TreeWatcher } from "./watcher.js";
@@ -46,11 +47,6 @@ export interface LiveEvents {
 
 /** A stream of changes cannot delay a reload longer than this. */
 const MAX_DELAY_MS = 1000;
-/**
- * A file's times come from the kernel's coarse clock, up to a tick (1-10 ms) behind Date.now():
- * a change just after the load started may carry a time just before it.
- */
-const CATCH_UP_SLACK_MS = 20;
 
 function sameIds(a: Model, b: Model): boolean {
   const equal = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((v, i) => v === y[i]);
@@ -70,6 +66,8 @@ export class LiveModel extends EventEmitter<LiveEvents> {
   private resultsOnly = true;
 
   private readonly firstScan: Promise<void>;
+  /** The catch-up after the watch was set up (startWatching); resolved when there is none. */
+  private caughtUp: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly paths: string[],
@@ -78,8 +76,6 @@ export class LiveModel extends EventEmitter<LiveEvents> {
     diagnostics: Diagnostic[],
     readonly debounceMs: number,
     scanning: ScanProgress | null,
-    /** Date.now() when the first load started reading the files. */
-    private readonly loadStarted: number,
   ) {
     super();
     this.state = Object.freeze({ model, loadedAt: new Date(), problems: diagnostics, stale: false, scanning });
@@ -97,18 +93,17 @@ export class LiveModel extends EventEmitter<LiveEvents> {
     settings: OpenSettings = {},
   ): Promise<{ live: LiveModel | null; diagnostics: Diagnostic[] }> {
     const debounceMs = settings.debounceMs ?? 100;
-    const started = Date.now();
     if (!settings.background) {
       const { model, diagnostics } = await loadModel(paths, options, { cooperative: true });
       if (!model || hasErrors(diagnostics)) return { live: null, diagnostics };
-      return { live: new LiveModel(paths, options, model, diagnostics, debounceMs, null, started), diagnostics };
+      return { live: new LiveModel(paths, options, model, diagnostics, debounceMs, null), diagnostics };
     }
     const loaded = await loadSpecs(paths, options);
     // The loader's order: sorted, a failed file's errors first (src/loader/cause.ts).
     const diagnostics = [...loaded.diagnostics];
     if (!loaded.specs || hasErrors(diagnostics)) return { live: null, diagnostics };
     const progress = new ScanProgress();
-    const live = new LiveModel(paths, options, buildModel(loaded.specs, null), diagnostics, debounceMs, progress, started);
+    const live = new LiveModel(paths, options, buildModel(loaded.specs, null), diagnostics, debounceMs, progress);
     const scan = () => live.scanInBackground(loaded.specs!, progress, settings.afterWalk);
     if (settings.scanAfter) void settings.scanAfter.then(scan);
     else scan();
@@ -166,8 +161,9 @@ export class LiveModel extends EventEmitter<LiveEvents> {
     return this.watcher !== null;
   }
 
-  /** Resolves once the watcher has walked the trees it was given (tests). */
+  /** Resolves once every folder is watched and the catch-up that follows is done (tests, --verbose). */
   async watchSettled(): Promise<void> {
+    await this.caughtUp;
     await this.watcher?.settled();
   }
 
@@ -179,7 +175,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
   // speky:speky-ts#LIVE-WATCH
   startWatching(): void {
     if (this.watcher) return;
-    this.watcher = new TreeWatcher(
+    const watcher = new TreeWatcher(
       (abs) => this.changed(abs),
       (message) => this.emit("warning", message),
       // The scan cache is written on every reload: were it inside a watched tree, each
@@ -187,18 +183,29 @@ export class LiveModel extends EventEmitter<LiveEvents> {
       [cacheDir()],
       this.options.ignore ?? true,
     );
-    this.watcher.update(watchPlan(this.state.model, this.options));
+    this.watcher = watcher;
     // speky:speky-ts#LIVE-WATCH-CATCH-UP
-    // A change made after the load read the files but before its folder was watched (the watch
-    // walks the trees while the server already answers) told no watcher: once every folder is
-    // watched, the files read whose stamp is not the one the load read (src/loader/load.ts
-    // readStampsOf), and the folders watched that changed since the load started, count as
-    // changed. (By time alone, a spec saved just before its reload reloaded twice: in the
-    // suites, 3 of 4 catch-ups were such, and an LSP test read a generation too early.)
-    const watcher = this.watcher;
-    void watcher.settled().then(() => {
+    // While the first scan runs, only the spec files' and the results' folders are watched:
+    // walking the trees to watch them would share the thread with the scan. Once it is done the
+    // trees are walked and watched, and then one reload looks again at everything: a change
+    // made before its folder was watched (a spec saved as the server answered, a code file
+    // edited in place as the scan went by) told no watcher. It swaps the model only when it
+    // found something new, so a start with no change meanwhile costs the clients nothing.
+    const scanning = this.state.scanning !== null;
+    const plan = watchPlan(this.state.model, this.options);
+    watcher.update(scanning ? { ...plan, trees: [] } : plan);
+    this.caughtUp = (async () => {
+      if (scanning) {
+        await this.firstScan;
+        if (this.watcher !== watcher) return;
+        watcher.update(watchPlan(this.state.model, this.options));
+      }
+      await watcher.settled();
+      while (this.reloading) await this.reloading.catch(() => {});
       if (this.watcher !== watcher) return;
-      for (const p of this.relevance.changedSince(this.loadStarted - CATCH_UP_SLACK_MS, watcher.watchedDirectories())) this.changed(p);
+      await this.run(() => this.reloadOnce(true));
+    })().catch((error: unknown) => {
+      this.emit("warning", `reload failed: ${String(error)}`);
     });
   }
 
@@ -285,7 +292,8 @@ export class LiveModel extends EventEmitter<LiveEvents> {
     return this.reloading;
   }
 
-  private async reloadOnce(): Promise<void> {
+  /** @param ifChanged swap only when the model differs from the served one (the catch-up) */
+  private async reloadOnce(ifChanged = false): Promise<void> {
     let model: Model | null;
     let diagnostics: Diagnostic[];
     try {
@@ -303,6 +311,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
       this.emit("rejected", problems);
       return;
     }
+    if (ifChanged && !previous.stale && sameModel(previous.model, model)) return;
     // The swap: one assignment of one frozen object.
     this.state = Object.freeze({ model, loadedAt: new Date(), problems, stale: false, scanning: null });
     this.relevance = new Relevance(model, this.options);

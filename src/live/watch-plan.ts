@@ -5,8 +5,6 @@ import path from "node:path";
 import { allowed } from "../fs/boundary.js";
 import { compileGlob, patternReaches } from "../fs/globs.js";
 import { realOrResolved } from "../fs/paths.js";
-import { readStampsOf } from "../loader/load.js";
-import type { ReadStamp } from "../loader/types.js";
 import { type ModelOptions, resultsSources } from "../model/load-model.js";
 import type { Model } from "../model/model.js";
 import type { WatchPlan } from "./watcher.js";
@@ -22,8 +20,6 @@ function globBase(pattern: string): string {
 /** What a change must touch to matter, derived from one model. */
 export class Relevance {
   private readonly filesRead: Set<string>;
-  /** Each file read's stamp as the loader read it. */
-  private readonly readStamps: Map<string, ReadStamp>;
   private readonly specFolders: Set<string>;
   private readonly codeMatchers: { root: string; patterns: string[] }[];
   /** Absolute files holding code references: removing a folder above one matters. */
@@ -34,8 +30,6 @@ export class Relevance {
   constructor(model: Model, options: ModelOptions = {}) {
     this.resultsMatchers = resultsMatchers(model, options);
     this.filesRead = new Set(model.specs.files.map((f) => path.resolve(f)));
-    const stamps = readStampsOf(model.specs);
-    this.readStamps = new Map(stamps ? model.specs.files.map((f, i) => [path.resolve(f), stamps[i]]) : []);
     this.specFolders = new Set([...this.filesRead].map((f) => path.dirname(f)));
     this.codeMatchers = model.manifests.filter((m) => m.code_sources.length > 0).map((m) => ({ root: m.root, patterns: m.code_sources }));
     const roots = new Map(model.manifests.map((m) => [m.name.toLowerCase(), m.root]));
@@ -65,24 +59,6 @@ export class Relevance {
       return [...this.filesRead, ...this.taggedFiles].some((f) => f.startsWith(prefix));
     }
     return false;
-  }
-
-  /**
-   * What a change made before it was watched left behind: the files read whose stamp is no
-   * longer the one read (or, without one, changed since `since`, a time from Date.now()), and
-   * the `directories` changed since `since`; any that are gone.
-   */
-  changedSince(since: number, directories: readonly string[]): string[] {
-    const changed: string[] = [];
-    for (const p of [...this.filesRead, ...directories]) {
-      const st = statSync(p, { throwIfNoEntry: false });
-      const read = this.readStamps.get(p);
-      const differs = read
-        ? st?.size !== read.size || st.mtimeMs !== read.mtimeMs || st.ctimeMs !== read.ctimeMs
-        : !st || st.mtimeMs >= since || st.ctimeMs >= since;
-      if (differs) changed.push(p);
-    }
-    return changed;
   }
 }
 

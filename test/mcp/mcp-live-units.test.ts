@@ -146,6 +146,46 @@ describe("LiveModel", () => {
     expect(await swapped).toContain("REQ-BETWEEN");
   });
 
+  // speky:speky-ts#TLIVE-WATCH-CATCH-UP
+  it("reloads for a code file edited in place after the scan read it and before it was watched", async () => {
+    const { dir, live } = await open();
+    // Written in place: the folder's own times do not change, only the file's.
+    const file = path.join(dir, "src/auth.py");
+    writeFileSync(file, readFileSync(file, "utf8").replace("live#REQ-LOGN", "live#REQ-EXPORT"));
+    const swapped = new Promise<Model>((resolve) => live.once("swapped", resolve));
+    live.startWatching();
+    expect((await swapped).codeReferences.map((r) => r.id)).toContain("REQ-EXPORT");
+  });
+
+  // speky:speky-ts#TLIVE-WATCH-CATCH-UP
+  it("watches the trees once the first scan is done, and swaps nothing when nothing changed", async () => {
+    const dir = copyFixture("mcp-live");
+    let walked = () => {};
+    const reached = new Promise<void>((resolve) => (walked = resolve));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const afterWalk = () => {
+      walked();
+      return held;
+    };
+    const opened = await LiveModel.open([path.join(dir, "speky.yaml")], { cache: false }, { background: true, afterWalk });
+    const live = opened.live!;
+    expect(live).not.toBeNull();
+    closers.push(() => live.stopWatching());
+    await reached;
+    let swaps = 0;
+    live.on("swapped", () => swaps++);
+    live.startWatching();
+    // Mid-scan: the folders of the spec files read, nothing else; the trees wait for the scan.
+    expect(live.watchedDirectories()).toEqual([dir, path.join(dir, "specs")]);
+    release();
+    await live.whenScanned();
+    await live.watchSettled();
+    expect(live.watchedDirectories()).toEqual([dir, ...["notes", "specs", "src"].map((d) => path.join(dir, d))]);
+    expect(live.current.codeReferences.map((r) => r.id)).toContain("REQ-LOGN");
+    expect(swaps).toBe(0);
+  });
+
   it("coalesces reloads asked for while one runs into one more", async () => {
     const { live } = await open();
     let swaps = 0;
