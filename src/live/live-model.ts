@@ -13,37 +13,11 @@ import type { SpecSet } from "../loader/types.js";
 import { loadModel, type ModelOptions, type ScanHooks, scanSpecs, withResults } from "../model/load-model.js";
 import { buildModel, type Model } from "../model/model.js";
 import { cacheDir } from "../scan/cache/cache-dir.js";
+import { Debounce } from "./debounce.js";
 import { sameModel } from "./same-model.js";
-import { type LiveState, ScanProgress, type Status, statusOf } from "./state.js";
+import { type LiveEvents, type LiveState, type OpenSettings, ScanProgress, type Status, statusOf } from "./state.js";
 import { Relevance, watchPlan } from "./watch-plan.js";
 import { TreeWatcher } from "./watcher.js";
-
-export interface OpenSettings {
-  /** Milliseconds of quiet after a change before reloading. */
-  debounceMs?: number;
-  /**
-   * Serve the specs as soon as they load and scan the code sources afterwards (see
-   * `LiveState.scanning`, `whenScanned`); default false: `open` resolves after the scan.
-   */
-  background?: boolean;
-  /** Awaited between the first scan's walk and its reads (a test holds the scan there). */
-  afterWalk?: (total: number) => Promise<void>;
-  /** With `background`: the scan starts once this resolves (the MCP server answers `initialize` first). */
-  scanAfter?: Promise<unknown>;
-}
-
-export interface LiveEvents {
-  /** A new model took over; `idsChanged` when the set of requirement or test IDs differs. */
-  swapped: [model: Model, idsChanged: boolean];
-  /** The latest reload failed; the previous model stays. */
-  rejected: [problems: Diagnostic[]];
-  /** The first scan (background mode) is done: its model, with code references, is served. */
-  scanned: [model: Model];
-  /** Only the test results were read again (a test run wrote them); `swapped` follows. */
-  results: [model: Model];
-  /** Something about watching the user should know (e.g. the watch budget is spent). */
-  warning: [message: string];
-}
 
 /** A stream of changes cannot delay a reload longer than this. */
 const MAX_DELAY_MS = 1000;
@@ -57,9 +31,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
   private state: LiveState;
   private relevance: Relevance;
   private watcher: TreeWatcher | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  /** When the first change not yet reloaded was seen. */
-  private pendingSince: number | null = null;
+  private readonly debounce: Debounce;
   private reloading: Promise<void> | null = null;
   private dirty = false;
   /** Only results files changed since the last reload: they are read again, nothing else. */
@@ -74,12 +46,13 @@ export class LiveModel extends EventEmitter<LiveEvents> {
     private readonly options: ModelOptions,
     model: Model,
     diagnostics: Diagnostic[],
-    readonly debounceMs: number,
+    debounceMs: number,
     scanning: ScanProgress | null,
   ) {
     super();
     this.state = Object.freeze({ model, loadedAt: new Date(), problems: diagnostics, stale: false, scanning });
     this.relevance = new Relevance(model, options);
+    this.debounce = new Debounce(debounceMs, MAX_DELAY_MS);
     this.firstScan = scanning?.finished ?? Promise.resolve();
   }
 
@@ -212,9 +185,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
   stopWatching(): void {
     this.watcher?.close();
     this.watcher = null;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.pendingSince = null;
+    this.debounce.cancel();
   }
 
   private changed(abs: string): void {
@@ -233,19 +204,13 @@ export class LiveModel extends EventEmitter<LiveEvents> {
 
   /** Debounced: a burst of changes makes one reload, at most MAX_DELAY_MS after its first change. */
   private schedule(): void {
-    const now = Date.now();
-    this.pendingSince ??= now;
-    if (this.timer) clearTimeout(this.timer);
-    const delay = Math.max(0, Math.min(this.debounceMs, this.pendingSince + MAX_DELAY_MS - now));
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.pendingSince = null;
+    this.debounce.poke(() => {
       const resultsOnly = this.resultsOnly;
       this.resultsOnly = true;
       (resultsOnly ? this.reloadResults() : this.reload()).catch((error: unknown) =>
         this.emit("warning", `reload failed: ${String(error)}`),
       );
-    }, delay);
+    });
   }
 
   /** Reloads now; requests made meanwhile coalesce into one more reload after the running one. */

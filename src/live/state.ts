@@ -1,5 +1,5 @@
-// What a call to a live model sees (state), how it is described (status, a stale note), and
-// the first scan's progress.
+// What a call to a live model sees (state), how it is described (status, a stale note), the
+// first scan's progress, and how a live model is opened and what it tells (live-model.ts).
 import { EventEmitter } from "node:events";
 import { type Diagnostic, formatDiagnostic } from "../diagnostics.js";
 import type { Model } from "../model/model.js";
@@ -86,4 +86,31 @@ export function staleNote(state: LiveState): string | null {
   const first = errors[0] ? formatDiagnostic(errors[0]).replace(/^: /, "") : "the specification does not load";
   const more = errors.length > 1 ? ` (and ${plural(errors.length - 1, "more error")})` : "";
   return `${first}${more} — serving the model loaded at ${state.loadedAt.toISOString()}`;
+}
+
+export interface OpenSettings {
+  /** Milliseconds of quiet after a change before reloading. */
+  debounceMs?: number;
+  /**
+   * Serve the specs as soon as they load and scan the code sources afterwards (see
+   * `LiveState.scanning`, `whenScanned`); default false: `open` resolves after the scan.
+   */
+  background?: boolean;
+  /** Awaited between the first scan's walk and its reads (a test holds the scan there). */
+  afterWalk?: (total: number) => Promise<void>;
+  /** With `background`: the scan starts once this resolves (the MCP server answers `initialize` first). */
+  scanAfter?: Promise<unknown>;
+}
+
+export interface LiveEvents {
+  /** A new model took over; `idsChanged` when the set of requirement or test IDs differs. */
+  swapped: [model: Model, idsChanged: boolean];
+  /** The latest reload failed; the previous model stays. */
+  rejected: [problems: Diagnostic[]];
+  /** The first scan (background mode) is done: its model, with code references, is served. */
+  scanned: [model: Model];
+  /** Only the test results were read again (a test run wrote them); `swapped` follows. */
+  results: [model: Model];
+  /** Something about watching the user should know (e.g. the watch budget is spent). */
+  warning: [message: string];
 }
