@@ -1,5 +1,5 @@
 // `npm run bench -- diff`: speky diff of a one-file change on the bench tree (issue 28). The tree
-// (tree.ts, "real") is copied once into a git repository of its own (files hard-linked: the
+// (scan/tree.ts, "real") is copied once into a git repository of its own (files hard-linked: the
 // copy costs no space; the changed file is written anew, so the shared tree is never edited)
 // and committed; a blank line is then inserted at the top of one tagged file, moving its tags.
 // Timed as child processes of the built CLI: cold (no snapshot, no scan cache), then warm,
@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSyn
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BenchTree, ensureBenchTree } from "./tree.js";
+import { type BenchTree, ensureBenchTree } from "./scan/tree.js";
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../bin/speky.js");
 const REPO_VERSION = 1;

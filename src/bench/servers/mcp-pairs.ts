@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
-import { type Build, median, type PairTree, timed } from "../scan-pairs.js";
+import { type Build, median, type PairTree, timed } from "../scan/pairs.js";
 import { RawClient } from "./mcp-latency.js";
 
 /** Wall milliseconds from spawn to the first whole answer with code references, and how many it held. */
