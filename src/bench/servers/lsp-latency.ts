@@ -1,97 +1,21 @@
 // Latency of `speky lsp` on the 10,000-requirement bench spec with 50,000 code tags: spawn to
 // the initialize answer, initialize to a served model, then p50/p99 of hover, definition and
 // completion, and keystroke-to-diagnostics times for a source and a spec buffer. Raw
-// JSON-RPC over the child's pipes, so that no client-side work is counted.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+// JSON-RPC over the child's pipes (raw-lsp-client.ts), so that no client-side work is counted.
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { generateLargeSpec } from "../../loader/generate.js";
 import { writeTaggedSources } from "../tagged-sources.js";
+import { RawLspClient } from "./raw-lsp-client.js";
 
 const SIZE = { requirements: 10_000, tests: 20_000, codeReferences: 50_000 };
 const CALLS = 300;
 const KEYSTROKES = 30;
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../bin/speky.js");
 export const LSP_GOALS = { requestP99Ms: 20, diagnosticsMs: 300 };
-
-interface Message {
-  id?: number;
-  method?: string;
-  params?: { uri?: string; version?: number; generation?: number; state?: string; scanned?: boolean; indexed?: boolean } & Record<
-    string,
-    unknown
-  >;
-  result?: unknown;
-  error?: { code: number; message: string };
-}
-
-/** Content-Length framed JSON-RPC: requests by id, notifications to listeners. */
-class RawLspClient {
-  private buffer = Buffer.alloc(0);
-  private pending = new Map<number, (m: Message) => void>();
-  private listeners: ((m: Message) => boolean)[] = [];
-  private nextId = 1;
-
-  constructor(private readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.on("data", (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
-      for (;;) {
-        const end = this.buffer.indexOf("\r\n\r\n");
-        if (end < 0) return;
-        const length = Number(/Content-Length: (\d+)/i.exec(this.buffer.subarray(0, end).toString("ascii"))?.[1]);
-        if (this.buffer.length < end + 4 + length) return;
-        const message = JSON.parse(this.buffer.subarray(end + 4, end + 4 + length).toString("utf8")) as Message;
-        this.buffer = this.buffer.subarray(end + 4 + length);
-        this.dispatch(message);
-      }
-    });
-  }
-
-  private dispatch(m: Message): void {
-    if (m.method && m.id !== undefined) {
-      // A request from the server (codeLens/refresh...): answer null.
-      this.write({ jsonrpc: "2.0", id: m.id, result: null });
-      return;
-    }
-    if (m.id !== undefined) {
-      this.pending.get(m.id)?.(m);
-      this.pending.delete(m.id);
-      return;
-    }
-    this.listeners = this.listeners.filter((l) => !l(m));
-  }
-
-  private write(body: object): void {
-    const json = Buffer.from(JSON.stringify(body), "utf8");
-    this.child.stdin.write(`Content-Length: ${json.length}\r\n\r\n`);
-    this.child.stdin.write(json);
-  }
-
-  request(method: string, params: object): Promise<Message> {
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve);
-      this.write({ jsonrpc: "2.0", id, method, params });
-    });
-  }
-
-  notify(method: string, params: object): void {
-    this.write({ jsonrpc: "2.0", method, params });
-  }
-
-  /** The next notification passing `test`. */
-  next(test: (m: Message) => boolean): Promise<Message> {
-    return new Promise((resolve) => {
-      this.listeners.push((m) => {
-        if (!test(m)) return false;
-        resolve(m);
-        return true;
-      });
-    });
-  }
-}
 
 /** CPU time (user + system) the child has used so far, in ms; null where /proc can't tell. */
 function cpuMs(pid: number | undefined): number | null {
