@@ -24,6 +24,11 @@ export class Debounce {
     }, delay);
   }
 
+  /** A change waits for its `fire`. */
+  get pending(): boolean {
+    return this.timer !== null;
+  }
+
   cancel(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;

@@ -40,6 +40,8 @@ export class LiveModel extends EventEmitter<LiveEvents> {
   private readonly firstScan: Promise<void>;
   /** The catch-up after the watch was set up (startWatching); resolved when there is none. */
   private caughtUp: Promise<void> = Promise.resolve();
+  /** Reloads begun so far (the catch-up is needed only if none began once everything was watched). */
+  private loadsBegun = 0;
 
   private constructor(
     private readonly paths: string[],
@@ -174,8 +176,13 @@ export class LiveModel extends EventEmitter<LiveEvents> {
         watcher.update(watchPlan(this.state.model, this.options));
       }
       await watcher.settled();
+      const begun = this.loadsBegun;
       while (this.reloading) await this.reloading.catch(() => {});
       if (this.watcher !== watcher) return;
+      // Not needed when a load began once every folder was watched, or a change waits for one
+      // (it will): that load sees everything. Nor while the specs do not load: the next load is
+      // the one their fix causes, seen by the spec files' own watch, and it rescans everything.
+      if (this.loadsBegun > begun || this.debounce.pending || this.state.stale) return;
       await this.run(() => this.reloadOnce(true));
     })().catch((error: unknown) => {
       this.emit("warning", `reload failed: ${String(error)}`);
@@ -259,6 +266,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
 
   /** @param ifChanged swap only when the model differs from the served one (the catch-up) */
   private async reloadOnce(ifChanged = false): Promise<void> {
+    this.loadsBegun++;
     let model: Model | null;
     let diagnostics: Diagnostic[];
     try {
