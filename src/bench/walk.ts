@@ -1,6 +1,6 @@
 // `npm run bench -- walk`: what one glob reaches, timed three ways on the same trees with the
 // same rule (dot entries in, links followed, `.git` out, files only):
-//   - ours: src/fs/globs.ts (sync readdir per folder, src/fs/wildmatch.ts, async with yields),
+//   - ours: src/fs/globs.ts (sync readdir per folder, src/fs/wildmatch/, async with yields),
 //   - fdir + picomatch (fdir's async and sync crawlers, picomatch as its filter),
 //   - fast-glob (async and sync APIs).
 // Each figure is the best of RUNS in this process (the machine is shared); the file counts

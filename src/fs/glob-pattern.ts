@@ -8,7 +8,7 @@ import path from "node:path";
 import { quote } from "../quote.js";
 import { ALLOW_HINT, allowed, BOUNDARY_WORDS, type Boundary, isVirtual } from "./boundary.js";
 import { realOrResolved } from "./paths.js";
-import { compileWildcard } from "./wildmatch.js";
+import { compileWildcard } from "./wildmatch/wildcard.js";
 
 /** Never walked nor listed. */
 export const GIT_DIR = ".git";
@@ -37,8 +37,8 @@ const SPECIAL = /[*?[{\\]/;
 
 // speky:speky-ts#SEC-GLOB-LINEAR
 /**
- * null when the pattern has no wildcard (a literal path). Matched by wildmatch.ts, in time
- * bounded by name × pattern (picomatch's regular expressions backtracked for seconds on
+ * null when the pattern has no wildcard (a literal path). Matched by wildmatch/wildcard.ts, in
+ * time bounded by name × pattern (picomatch's regular expressions backtracked for seconds on
  * `src/*a*a*a…b`, issue 25); braces `{a,b}` are expanded, a bounded number of them.
  */
 export function compileGlob(pattern: string): CompiledGlob | null {

@@ -1,12 +1,12 @@
 // .gitignore and .ignore rules for code sources inside a git work tree, as ripgrep applies
 // them: each folder's files rule the paths below it, a deeper rule (or `!negation`) wins over a
 // shallower one, and .git/info/exclude rules the whole work tree. Each rule is read as
-// gitignore(5) says and matched by wildmatch.ts, in time bounded by name × rule: the `ignore`
-// package's regular expressions took minutes for `a/**/a/**/…` over a deep tree (issue 25).
+// gitignore(5) says and matched by wildmatch/wildcard.ts, in time bounded by name × rule: the
+// `ignore` package's regular expressions took minutes for `a/**/a/**/…` over a deep tree (issue 25).
 import path from "node:path";
 import { gitWorkTree } from "./boundary.js";
 import { isRefusal, readRegularSync } from "./safe-read.js";
-import { compileWildcard } from "./wildmatch.js";
+import { compileWildcard } from "./wildmatch/wildcard.js";
 
 interface Rule {
   negated: boolean;

@@ -1,5 +1,5 @@
 // Issue 25, patterns from the repository: manifest globs and .gitignore rules are matched in
-// time bounded by name × pattern (src/fs/wildmatch.ts), with Path.glob's meaning (Python's own
+// time bounded by name × pattern (src/fs/wildmatch/), with Path.glob's meaning (Python's own
 // pathlib is the reference), gitignore's (git itself is the reference) and picomatch's braces;
 // the issue's hangs run as real commands under a time limit (a hang fails, no timing asserted).
 import { execFileSync, spawnSync } from "node:child_process";
@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { expandGlob } from "../../src/fs/globs.js";
-import { compileWildcard, MAX_GLOB_ALTERNATIVES, MAX_GLOB_CHARS } from "../../src/fs/wildmatch.js";
+import { compileWildcard, MAX_GLOB_ALTERNATIVES, MAX_GLOB_CHARS } from "../../src/fs/wildmatch/wildcard.js";
 import { SPEKY_BIN, tempDir } from "../support/process.js";
 
 const T = "speky" + ":";
