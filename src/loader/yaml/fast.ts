@@ -4,32 +4,27 @@
 // (anchors, tags, flow mappings, multi-line quotes, odd keys, tabs, duplicate keys, ...) it
 // gives up and the caller falls back to the full parser, which also reports syntax errors:
 // giving up is always safe, guessing never is. test/spec/spec-yaml-fast.test.ts checks it against
-// the full parser on generated documents.
+// the full parser on generated documents. Its lines and block scalars are fast-lines.ts's, the
+// syntax it recognises within a line fast-syntax.ts's.
 import { entryOf, type SMap, type SNode, type SSeq, scalar } from "../format/node.js";
-import { plainScalar, plainTag, unconstructibleTag, unescapeDoubleQuoted } from "./scalars.js";
+import { YamlLines } from "./fast-lines.js";
+import {
+  AFTER_QUOTE,
+  DOCUMENT_START,
+  EMPTY_FLOW_MAP,
+  emptyMap,
+  giveUp,
+  isIndicator,
+  isSeqEntry,
+  keyEnd,
+  NOT_SIMPLE,
+  plainEnd,
+  quoted,
+  skipSpaces,
+  unsupported,
+} from "./fast-syntax.js";
+import { plainScalar, plainTag, unconstructibleTag } from "./scalars.js";
 
-class NotSimple extends Error {}
-const NOT_SIMPLE = new NotSimple();
-function giveUp(): never {
-  throw NOT_SIMPLE;
-}
-
-/**
- * Characters, any one of which sends the whole file to the full parser: a lone carriage
- * return is looked for apart, only in a text that has one (one pattern with both, an
- * alternation, took 1.4 times as long on the bench's spec files).
- */
-const UNSUPPORTED_CHARS = /[\t\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029\ufeff]/;
-const LONE_CR = /\r(?!\n)/;
-const unsupported = (text: string) => UNSUPPORTED_CHARS.test(text) || (text.includes("\r") && LONE_CR.test(text));
-/** Characters that cannot start a plain scalar here (YAML indicators), by char code. */
-const INDICATOR = new Uint8Array(128);
-for (const c of "&*!%@`,[]{}#|>'\"?:") INDICATOR[c.charCodeAt(0)] = 1;
-const isIndicator = (code: number) => code < 128 && INDICATOR[code] === 1;
-const AFTER_QUOTE = /^(?: +(?:#.*)?)?$/;
-const BLOCK_HEADER = /^[|>][+-]?(?: +(?:#.*)?)?$/;
-const EMPTY_FLOW_MAP = /^\{ *\}(?: +(?:#.*)?)?$/;
-const DOCUMENT_START = /^---(?: +(?:#.*)?)?$/;
 /** Entries of a map looked through for a duplicate key; past them, a set of its keys. */
 const SMALL_MAP = 16;
 
@@ -48,30 +43,7 @@ export function parseSimpleYaml(text: string): SNode | null | undefined {
   }
 }
 
-class SimpleYaml {
-  private readonly lines: string[];
-  private readonly n: number;
-  private readonly endsWithBreak: boolean;
-  /** Leading spaces of each line. */
-  private readonly indents: Int32Array;
-  /** Index of the next line not consumed yet. */
-  private i = 0;
-
-  constructor(text: string) {
-    this.lines = text.includes("\r") ? text.split(/\r?\n/) : text.split("\n");
-    this.endsWithBreak = text.endsWith("\n");
-    // Text ending with a line break does not start another line.
-    if (this.lines.length > 1 && this.lines[this.lines.length - 1] === "") this.lines.pop();
-    this.n = this.lines.length;
-    this.indents = new Int32Array(this.n);
-    for (let i = 0; i < this.n; i++) {
-      const line = this.lines[i];
-      let k = 0;
-      while (line.charCodeAt(k) === 32) k++;
-      this.indents[i] = k;
-    }
-  }
-
+class SimpleYaml extends YamlLines {
   document(): SNode | null {
     let i = this.skipBlankAndComments(0);
     if (i < this.n && DOCUMENT_START.test(this.lines[i])) i++;
@@ -81,29 +53,6 @@ class SimpleYaml {
     const root = this.block(this.indents[i]);
     if (this.nextContent(this.i) < this.n) giveUp();
     return root;
-  }
-
-  private skipBlankAndComments(i: number): number {
-    while (i < this.n) {
-      const line = this.lines[i];
-      const k = this.indents[i];
-      if (k < line.length && line.charCodeAt(k) !== 35 /* # */) {
-        if (line.charCodeAt(0) === 37 /* % */) giveUp();
-        return i;
-      }
-      i++;
-    }
-    return i;
-  }
-
-  /** Index of the next line with content, from line i. */
-  private nextContent(i: number): number {
-    i = this.skipBlankAndComments(i);
-    if (i < this.n) {
-      const line = this.lines[i];
-      if (line.startsWith("---") || line.startsWith("...")) giveUp();
-    }
-    return i;
   }
 
   /** The collection starting on line this.i at column col. */
@@ -230,50 +179,6 @@ class SimpleYaml {
     return plainScalar(text, ln, col + 1);
   }
 
-  private blockScalar(col: number, parentIndent: number): SNode {
-    const ln = this.i + 1;
-    const header = this.lines[this.i].slice(col);
-    if (!BLOCK_HEADER.test(header)) giveUp();
-    const folded = header[0] === ">";
-    const chomp = header[1] === "-" || header[1] === "+" ? header[1] : "";
-    let j = this.i + 1;
-    let leadingBlank = 0;
-    while (j < this.n && this.indents[j] === this.lines[j].length) {
-      leadingBlank = Math.max(leadingBlank, this.lines[j].length);
-      j++;
-    }
-    if (j >= this.n) giveUp();
-    const indent = this.indents[j];
-    if (indent <= parentIndent || leadingBlank > indent) giveUp();
-    const first = this.i + 1;
-    const body: string[] = [];
-    let last = -1;
-    for (j = first; j < this.n; j++) {
-      const line = this.lines[j];
-      const k = this.indents[j];
-      if (k === line.length) {
-        // Spaces past the indentation on a blank line are content: rare, and subtle.
-        if (k > indent) giveUp();
-        // The `yaml` package ignores spaces after the last line break.
-        if (j < this.n - 1 || this.endsWithBreak) body.push("");
-        continue;
-      }
-      if (k < indent) break;
-      // Folding treats more-indented lines specially: leave those to the full parser.
-      if (folded && k > indent) giveUp();
-      body.push(line.slice(indent));
-      last = j;
-    }
-    this.i = j;
-    const content = body.slice(0, last - first + 1);
-    // Like PyYAML, no break after a last line that the file ends without one.
-    const finalBreak = last < this.n - 1 || this.endsWithBreak ? 1 : 0;
-    const breaks = chomp === "+" ? finalBreak + body.length - content.length : chomp === "" ? finalBreak : 0;
-    // Joined with its final breaks in one go: a flat string, not a concatenation to keep.
-    const text = folded ? fold(content) + "\n".repeat(breaks) : content.concat(Array(breaks).fill("")).join("\n");
-    return scalar("str", text, ln, col + 1);
-  }
-
   private flowSeq(line: string, ln: number, col: number): SSeq {
     const node: SSeq = { type: "seq", items: [], line: ln, column: col + 1 };
     let i = skipSpaces(line, col + 1);
@@ -303,83 +208,4 @@ class SimpleYaml {
     if (!AFTER_QUOTE.test(line.slice(i + 1))) giveUp();
     return node;
   }
-}
-
-/** A run of simple key characters: [A-Za-z0-9_], then also space, `.`, `/` and `-`. */
-const KEY_RUN = /[A-Za-z0-9_][A-Za-z0-9_./ -]*/y;
-
-/**
- * Where the `:` of a simple `key:` starting at col is (followed by a space or the line's end);
- * -1 when col starts no simple key. (Native string search: fast even before JIT warm-up.)
- */
-function keyEnd(line: string, col: number): number {
-  KEY_RUN.lastIndex = col;
-  if (!KEY_RUN.test(line)) return -1;
-  const i = KEY_RUN.lastIndex;
-  if (line.charCodeAt(i) !== 58) return -1;
-  return i + 1 === line.length || line.charCodeAt(i + 1) === 32 ? i : -1;
-}
-
-function skipSpaces(line: string, i: number): number {
-  while (line.charCodeAt(i) === 32) i++;
-  return i;
-}
-
-function isSeqEntry(line: string, col: number): boolean {
-  return line.charCodeAt(col) === 45 /* - */ && (col + 1 === line.length || line.charCodeAt(col + 1) === 32);
-}
-
-function emptyMap(line: number, column: number): SMap {
-  return { type: "map", entries: [], line, column };
-}
-
-/** End of a plain scalar's text on this line: the start of a comment, or the line's end. */
-function plainEnd(line: string, start: number): number {
-  const hash = line.indexOf(" #", start);
-  const end = hash < 0 ? line.length : hash + 1;
-  // `: ` (or a final `:`) would make the text a mapping key: not a plain scalar.
-  const colon = line.indexOf(": ", start);
-  let last = end - 1;
-  while (line.charCodeAt(last) === 32) last--;
-  if ((colon >= 0 && colon < end) || line.charCodeAt(last) === 58) giveUp();
-  return end;
-}
-
-/** A one-line quoted scalar starting at col: its value and the index just past it. */
-function quoted(line: string, col: number): [string, number] {
-  const q = line[col];
-  let i = col + 1;
-  if (q === "'") {
-    for (;;) {
-      i = line.indexOf("'", i);
-      if (i < 0) giveUp();
-      if (line[i + 1] !== "'") break;
-      i += 2;
-    }
-    return [line.slice(col + 1, i).replaceAll("''", "'"), i + 1];
-  }
-  while (i < line.length && line[i] !== '"') i += line[i] === "\\" ? 2 : 1;
-  if (i >= line.length) giveUp();
-  const value = unescapeDoubleQuoted(line.slice(col + 1, i));
-  return [value ?? giveUp(), i + 1];
-}
-
-/** Folded block scalar lines: single breaks become spaces, blank lines become breaks. */
-function fold(lines: string[]): string {
-  let i = 0;
-  let out = "";
-  while (lines[i] === "") {
-    out += "\n";
-    i++;
-  }
-  out += lines[i];
-  let blank = 0;
-  for (i++; i < lines.length; i++) {
-    if (lines[i] === "") blank++;
-    else {
-      out += (blank ? "\n".repeat(blank) : " ") + lines[i];
-      blank = 0;
-    }
-  }
-  return out;
 }
