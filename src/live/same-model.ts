@@ -1,7 +1,7 @@
 // Whether a reload found what the served model already holds: the catch-up after the watch is
 // set up (live-model.ts) swaps only when it did not, so that a server's start costs its
 // clients no reload when nothing changed meanwhile.
-import { readStampsOf } from "../loader/load.js";
+import { readStampsOf } from "../loader/load-result.js";
 import type { Model } from "../model/model.js";
 import type { CodeReference } from "../scan/types.js";
 

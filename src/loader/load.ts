@@ -1,47 +1,33 @@
 // Loading: command-line paths (manifests and specification files in any mix), manifests
 // followed depth-first into the files and sub-projects they list, every problem collected,
-// then the checks that need everything loaded.
+// then the checks that need everything loaded (load-result.ts).
 
 import path from "node:path";
-import { compareDiagnostics, type Diagnostic, hasErrors } from "../diagnostics.js";
+import type { Diagnostic } from "../diagnostics.js";
 import { type Boundary, boundaryFor } from "../fs/boundary.js";
 import { confinementProblem, GlobWalker } from "../fs/globs.js";
 import type { GitQuestions } from "../git/source-links.js";
 import { relieveHeap } from "../heap.js";
-import { suggestName } from "../model/suggest.js";
 import { quote } from "../quote.js";
-import { causeFirst, type FailedFile, orphanedIds } from "./cause.js";
+import type { FailedFile } from "./cause.js";
 import type { Collected, FileContext } from "./collect.js";
 import { readCommentsCsv, readCommentsFile } from "./comments.js";
 import { FileDiagnostics } from "./file-diagnostics.js";
 import { readSpecFile } from "./files.js";
-import { KINDS, type Kind } from "./format/fields.js";
-import { describe, entryOf, type SMap, type SNode, stringValue } from "./format/node.js";
+import { fileKind } from "./format/file-kind.js";
+import { entryOf, type SMap } from "./format/node.js";
 import { readItemsFile } from "./items.js";
+import { type Loaded, loadResult } from "./load-result.js";
 import { readManifest, type Written } from "./manifest.js";
 import { StringPool } from "./own-strings.js";
 import { Provenance } from "./provenance.js";
-import type { LoadOptions, LoadResult, Manifest, PartialLoad, ReadStamp, Requirement, SpecSet, Test } from "./types.js";
-import { checkCoverageCategories, validateReferences } from "./validate.js";
+import type { LoadOptions, LoadResult, Manifest, ReadStamp } from "./types.js";
 import { readYaml } from "./yaml/source.js";
 
 /** Files of a pattern read ahead of the one being parsed. */
 const READ_AHEAD = 8;
 
-const KIND_LIST = `${KINDS.slice(0, -1).join(", ")} or ${KINDS[KINDS.length - 1]}`;
-
 // speky:speky-ts#SPEC-LOAD
-/**
- * The stamp of each file a load read (fstat of the open file), in the order of its `files`:
- * beside the specs, not in them (they are plain data, serialized and compared). A watcher set
- * up after the load compares them (src/live).
- */
-const readStamps = new WeakMap<SpecSet, readonly ReadStamp[]>();
-
-export function readStampsOf(specs: SpecSet): readonly ReadStamp[] | undefined {
-  return readStamps.get(specs);
-}
-
 /**
  * Loads and validates specification files and manifests. Every problem is reported, sorted;
  * `specs` is null when any of them is an error.
@@ -50,7 +36,7 @@ export async function loadSpecs(paths: string[], options: LoadOptions = {}): Pro
   const loader = new Loader(options.cwd ?? process.cwd(), options.overlay, options.allowOutside ?? false, options.cite);
   for (const given of paths) await loader.loadGiven(given, false);
   for (const given of options.csvs ?? []) await loader.loadGiven(given, true);
-  return loader.finish();
+  return loadResult(loader);
 }
 
 /** The manifest a file was reached through. */
@@ -70,23 +56,23 @@ interface Reach {
   boundary: Boundary | null;
 }
 
-class Loader {
-  private readonly diagnostics: Diagnostic[] = [];
-  private readonly out: Collected = { items: [], comments: [], references: [], strings: new StringPool() };
-  private readonly manifests: Manifest[] = [];
-  private readonly files: string[] = [];
-  private readonly fileStamps: ReadStamp[] = [];
+class Loader implements Loaded {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly out: Collected = { items: [], comments: [], references: [], strings: new StringPool() };
+  readonly manifests: Manifest[] = [];
+  readonly files: string[] = [];
+  readonly fileStamps: ReadStamp[] = [];
   /** Real paths of the files loaded: a file reached twice (or through a cycle) loads once. */
   private readonly seen = new Set<string>();
   /** Checks and git look-ups that wait for the end of the load. */
-  private readonly coverage: { manifest: Manifest; categories: Written[]; report: FileDiagnostics }[] = [];
-  private readonly links: Promise<void>[] = [];
+  readonly coverage: { manifest: Manifest; categories: Written[]; report: FileDiagnostics }[] = [];
+  readonly links: Promise<void>[] = [];
   /** Git's answers of this load, once a manifest has source_links (src/git/source-links.ts, loaded lazily). */
   private git: GitQuestions | undefined;
   /** Files with errors: what they would have defined explains errors elsewhere. */
-  private readonly failed: FailedFile[] = [];
+  readonly failed: FailedFile[] = [];
   /** Where items, references and failures came from (provenance.ts). */
-  private readonly provenance: Provenance;
+  readonly provenance: Provenance;
 
   /** Spec globs: speky's reach, no ignore files; listings shared by every pattern of the load. */
   private readonly walker = new GlobWalker();
@@ -112,58 +98,6 @@ class Loader {
     // A path on the command line is the user's own: always read, and it sets the boundary.
     const boundary = this.allowOutside ? null : boundaryFor(abs);
     return this.loadFile({ abs, display: given, owner: null, csv, boundary });
-  }
-
-  async finish(): Promise<LoadResult> {
-    await Promise.all(this.links);
-    // The set of every loaded ID only when a file failed (what it would have defined is looked up).
-    const orphaned =
-      this.failed.length === 0 ? new Map<string, FailedFile>() : orphanedIds(this.failed, new Set(this.out.items.map((i) => i.id)));
-    const followers = validateReferences(this.out, this.diagnostics, orphaned, {
-      itemPath: (i) => this.provenance.pathAt(i, "items"),
-      referencePath: (i) => this.provenance.pathAt(i, "references"),
-      cite: (display, absPath) => this.provenance.cite(display, absPath),
-    });
-    for (const { manifest, categories, report } of this.coverage) {
-      checkCoverageCategories(manifest.name, categories, report, this.out.items);
-    }
-    // One mistake can be met several times (e.g. a `default` field inherited by many comments).
-    const { leading, rest } = causeFirst(
-      this.diagnostics.sort(compareDiagnostics).filter((d, i, all) => i === 0 || compareDiagnostics(d, all[i - 1]) !== 0),
-      followers,
-      (f) => this.provenance.cite(f.file, f.path),
-    );
-    const diagnostics = [...leading, ...rest];
-    if (hasErrors(diagnostics)) {
-      return { specs: null, diagnostics, partial: this.partial(diagnostics, orphaned, leading.length) };
-    }
-    const specs = deepFreeze(this.specSet(this.manifests, diagnostics));
-    readStamps.set(specs, this.fileStamps);
-    return { specs, diagnostics: [...diagnostics] };
-  }
-
-  private specSet(manifests: Manifest[], warnings: Diagnostic[]): SpecSet {
-    return {
-      requirements: this.out.items.filter((i): i is Requirement => i.kind === "requirement"),
-      tests: this.out.items.filter((i): i is Test => i.kind === "test"),
-      comments: this.out.comments,
-      manifests,
-      files: this.files,
-      warnings,
-    };
-  }
-
-  /** What loaded despite the errors: enough to check code tags all the same. */
-  private partial(diagnostics: Diagnostic[], orphaned: ReadonlyMap<string, FailedFile>, leading: number): PartialLoad {
-    const manifests = this.provenance.manifestsByOutcome(this.failed);
-    const warnings = diagnostics.filter((d) => d.severity === "warning");
-    return {
-      specs: deepFreeze(this.specSet(manifests.ok, warnings)),
-      orphaned: new Set(orphaned.keys()),
-      failedManifests: manifests.failed,
-      unread: [...this.provenance.unread],
-      leading,
-    };
   }
 
   /** Loads a file, unless loaded already; `read` is its reading, when started in advance. */
@@ -293,35 +227,6 @@ class Loader {
   }
 }
 
-/** The kind of a parsed file, or undefined (reported) when it has none we know. */
-export function fileKind(root: SNode | null, report: FileDiagnostics): { kind: Kind; map: SMap } | undefined {
-  if (root === null) {
-    report.error(null, `empty file (a specification file starts with 'kind': ${KIND_LIST})`);
-    return undefined;
-  }
-  if (root.type !== "map") {
-    report.error(root, `the top level must be a mapping with a 'kind', got ${describe(root)}`);
-    return undefined;
-  }
-  const entry = entryOf(root, "kind");
-  if (!entry) {
-    report.error(root, `missing 'kind' (expected ${KIND_LIST})`);
-    return undefined;
-  }
-  const kind = stringValue(entry.value);
-  if (kind === undefined) {
-    report.error(entry.value, `'kind' must be one of ${KIND_LIST}, got ${describe(entry.value)}`);
-    return undefined;
-  }
-  if (!(KINDS as readonly string[]).includes(kind)) {
-    // speky:speky-ts#SPEC-DID-YOU-MEAN
-    const likely = suggestName(kind, KINDS);
-    report.error(entry.value, `unknown kind ${quote(kind)} (expected ${KIND_LIST})${likely ? `; did you mean ${quote(likely)}?` : ""}`);
-    return undefined;
-  }
-  return { kind: kind as Kind, map: root };
-}
-
 /** A path as displayed: relative to the manifest root, `/`-separated. */
 function displayPath(root: string, abs: string): string {
   return path.relative(root, abs).split(path.sep).join("/");
@@ -330,13 +235,4 @@ function displayPath(root: string, abs: string): string {
 /** A property that JSON and the model's serialisations leave out. */
 function hide<T extends object, K extends keyof T>(object: T, key: K, value: T[K]): void {
   Object.defineProperty(object, key, { value, enumerable: false });
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  // Index loops: an iterator per array was ~30 MB of garbage on 250,000 items.
-  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
-  else for (const key in value) deepFreeze(value[key]);
-  return value;
 }
