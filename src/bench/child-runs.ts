@@ -12,6 +12,8 @@ const TIME = "/usr/bin/time";
 
 export interface TimedRun {
   ms: number;
+  /** CPU (user + system) of the child, from /usr/bin/time; null without it. */
+  cpuMs: number | null;
   /** Peak RSS of the child (all its threads), from /usr/bin/time; null without it. */
   rssMb: number | null;
   status: number | null;
@@ -19,11 +21,11 @@ export interface TimedRun {
   stderr: string;
 }
 
-/** One child process, timed from spawn to exit. */
+/** One child process, timed from spawn to exit; CPU and peak RSS from /usr/bin/time when it is there. */
 export function runTimed(command: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): TimedRun {
   const timed = existsSync(TIME);
   const started = performance.now();
-  const child = spawnSync(timed ? TIME : command, timed ? ["-f", "@@rss %M", command, ...args] : args, {
+  const child = spawnSync(timed ? TIME : command, timed ? ["-f", "@@time %U %S %M", command, ...args] : args, {
     cwd,
     env: { ...process.env, ...env },
     encoding: "utf8",
@@ -31,13 +33,15 @@ export function runTimed(command: string, args: string[], env: NodeJS.ProcessEnv
   });
   const ms = performance.now() - started;
   let stderr = child.stderr ?? "";
+  let cpuMs: number | null = null;
   let rssMb: number | null = null;
-  const m = /@@rss (\d+)\s*$/.exec(stderr);
+  const m = /@@time ([\d.]+) ([\d.]+) (\d+)\s*$/.exec(stderr);
   if (m) {
-    rssMb = Number(m[1]) / 1024;
+    cpuMs = (Number(m[1]) + Number(m[2])) * 1000;
+    rssMb = Number(m[3]) / 1024;
     stderr = stderr.slice(0, m.index);
   }
-  return { ms, rssMb, status: child.status, stdout: child.stdout ?? "", stderr };
+  return { ms, cpuMs, rssMb, status: child.status, stdout: child.stdout ?? "", stderr };
 }
 
 /** `speky ARGS` of this build, timed; a throw on any exit but 0 and 1. */

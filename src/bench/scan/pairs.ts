@@ -10,8 +10,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlin
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 
+import { runTimed } from "../child-runs.js";
+
 const RG = "/usr/bin/rg";
-const TIME = "/usr/bin/time";
 
 export interface Build {
   label: string;
@@ -26,25 +27,10 @@ export interface Sample {
   stdout: string;
 }
 
-/** One child process, timed from spawn to exit; CPU and peak RSS from /usr/bin/time when it is there. */
+/** One child process, timed from spawn to exit (child-runs.ts runTimed), without its stderr. */
 export function timed(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Sample & { status: number | null } {
-  const withTime = existsSync(TIME);
-  const started = performance.now();
-  const child = spawnSync(withTime ? TIME : command, withTime ? ["-f", "@@time %U %S %M", command, ...args] : args, {
-    cwd,
-    env: { ...process.env, ...env },
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  const ms = performance.now() - started;
-  const m = /@@time ([\d.]+) ([\d.]+) (\d+)\s*$/.exec(child.stderr ?? "");
-  return {
-    ms,
-    cpuMs: m ? (Number(m[1]) + Number(m[2])) * 1000 : null,
-    rssMb: m ? Number(m[3]) / 1024 : null,
-    stdout: child.stdout ?? "",
-    status: child.status,
-  };
+  const { ms, cpuMs, rssMb, stdout, status } = runTimed(command, args, env, cwd);
+  return { ms, cpuMs, rssMb, stdout, status };
 }
 
 /** The middle value (the mean of the two middle ones for an even count); NaN for none. */

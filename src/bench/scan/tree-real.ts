@@ -80,8 +80,8 @@ function plantIn(language: string, lines: string[]): Plant | null {
   return null;
 }
 
-/** Nested node_modules renamed, so that every copied file is a plain project file. */
-const renamed = (rel: string) =>
+/** Nested node_modules renamed (the scanner would skip them), so that every copied file is a plain project file. */
+export const renamed = (rel: string) =>
   rel
     .split("/")
     .map((s) => (s === "node_modules" ? "node_mods" : s))

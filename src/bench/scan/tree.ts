@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { languageForPath } from "../../scan/grammar/languages.js";
-import { buildRealTree } from "./tree-real.js";
+import { buildRealTree, renamed } from "./tree-real.js";
 
 const TREE_VERSIONS = { real: 5, dense: 4 } as const;
 export type TreeKind = keyof typeof TREE_VERSIONS;
@@ -63,13 +63,6 @@ function vendorFiles(dir: string, rel = ""): string[] {
   }
   return out;
 }
-
-/** Nested node_modules would be skipped by the scanner: renamed so that every copied file counts. */
-const renamed = (rel: string) =>
-  rel
-    .split("/")
-    .map((s) => (s === "node_modules" ? "node_mods" : s))
-    .join("/");
 
 const TOP_FUNCTION = /^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(/;
 
