@@ -26,6 +26,10 @@ if (process.argv[2] === "lsp") {
 } else if (process.argv[2] === "diff") {
   // `npm run bench -- diff`: speky diff of a one-file change alone (src/bench/diff.ts).
   await (await import("./diff.js")).benchDiff((line) => log(`   ${line}`));
-} else {
+} else if (process.argv[2] === undefined || process.argv[2] === "speed" || process.argv[2] === "report") {
   await (await import("./main-run.js")).mainRun();
+} else {
+  // `--help` or a typo must not start the three-minute main run.
+  process.stderr.write(`npm run bench -- [speed|report|lsp|scan|walk|results|diff]: no section "${process.argv[2]}"\n`);
+  process.exitCode = 2;
 }

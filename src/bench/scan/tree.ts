@@ -277,6 +277,11 @@ export function ensureBenchTree(log: (line: string) => void = () => undefined, k
   // The ten commit files were computed under the building directory.
   built.commitFiles = built.commitFiles.map((f) => path.join(dir, path.relative(building, f)));
   writeFileSync(path.join(building, "tree.json"), JSON.stringify(built));
+  // Another bench may have built it meanwhile and be scanning it: keep its tree, drop ours.
+  if (existsSync(index)) {
+    rmSync(building, { recursive: true, force: true });
+    return ensureBenchTree(log, kind);
+  }
   rmSync(dir, { recursive: true, force: true });
   renameSync(building, dir);
   return { ...paths, ...built };
