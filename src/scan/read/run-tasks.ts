@@ -6,8 +6,7 @@ import { NO_TURNS, type Turns } from "../../turns.js";
 import { languageForPath } from "../grammar/languages.js";
 import { grammarTraps } from "../grammar/traps.js";
 import { POOL_MIN_FILES, POOL_MIN_PARSE_BYTES, poolPossible } from "./pool.js";
-import { poolSize } from "./pool-size.js";
-import { pool } from "./shared-pool.js";
+import { pool, poolSize } from "./shared-pool.js";
 import {
   type FileTask,
   isPending,

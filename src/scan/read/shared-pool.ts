@@ -1,7 +1,14 @@
 // The process's one scan pool (pool.ts): made on first use, its workers started ahead of a walk,
-// fed while walking, ended at will. Its size is poolSize() (pool-size.ts).
+// fed while walking, ended at will; and how many threads it may use.
+import os from "node:os";
 import { Pool, poolPossible, type TaskStream } from "./pool.js";
-import { poolSize } from "./pool-size.js";
+
+/** $SPEKY_SCAN_WORKERS overrides the pool size (0 or 1: no pool). */
+export function poolSize(): number {
+  const env = process.env.SPEKY_SCAN_WORKERS;
+  if (env !== undefined && /^\d+$/.test(env)) return Number(env);
+  return os.availableParallelism();
+}
 
 let shared: Pool | undefined;
 
