@@ -25,6 +25,7 @@ const FAST = [
   "test/lsp/lsp-editing.test.ts",
   "test/report/report.test.ts",
   "test/pipeline/walk-safe-read.test.ts",
+  "test/pipeline/baseline-wasm.test.ts",
 ];
 
 // Suites spawn the built server and scan real trees: generous timeouts, no timing asserts.

@@ -1,7 +1,7 @@
-// The scan's only V8 flags, both for a command line's one process (a server sets neither), both
-// process-wide through v8.setFlagsFromString before the code they tune first runs.
+// The scan's only V8 flags, process-wide through v8.setFlagsFromString before the code they tune
+// first runs: the first for the command line and speky-mcp, the second for a command line only.
 //
-// - Baseline wasm only (--liftoff-only), set before the first grammar compiles: the optimising
+// - Baseline wasm only (BASELINE_WASM), set before the first grammar compiles: the optimising
 //   tier recompiles the big grammars (TypeScript's is 2.3 MB of wasm) in the background for
 //   ~0.7 s of CPU, and a process or worker can't exit before that is done: a pre-commit check
 //   that parsed one .ts file took 1.0 s instead of 0.35 s. speky-mcp too (its first scan; see
@@ -27,9 +27,21 @@ function setFlag(flag: string): void {
   }
 }
 
+/**
+ * --liftoff-only and the two flags it implies, each set: V8 applies a flag's implications when
+ * it reads the command line, and V8 13 (Node 24) no longer when a flag is set at run time.
+ * There --liftoff-only alone left dynamic tier-up on, and a pre-commit check of 10 files took
+ * 0.54-0.56 s instead of 0.15-0.18 (the process waiting at exit for the optimising tier's jobs)
+ * and a cold scan of the bench tree 1,101 ms and 731 MB instead of 799 ms and 185 MB (paired,
+ * 5 rounds, medians); Node 20 and 22 as before. test/pipeline/baseline-wasm.test.ts asks V8
+ * which tier a hot function ends in.
+ */
+const BASELINE_WASM = ["--liftoff-only", "--no-wasm-tier-up", "--no-wasm-dynamic-tiering"];
+
+// speky:speky-ts#SCAN-BASELINE-WASM
 /** Before the first grammar compiles; SPEKY_WASM_TIERUP=1 keeps V8's default. */
 export function preferBaselineWasm(): void {
-  if (process.env.SPEKY_WASM_TIERUP !== "1") setFlag("--liftoff-only");
+  if (process.env.SPEKY_WASM_TIERUP !== "1") for (const flag of BASELINE_WASM) setFlag(flag);
 }
 
 let lateAllowed = false;
