@@ -7,13 +7,15 @@
 //   that parsed one .ts file took 1.0 s instead of 0.35 s. speky-mcp too (its first scan; see
 //   commands/mcp.ts); speky lsp keeps V8's default (it sets SPEKY_WASM_TIERUP=1, as a user may:
 //   it parses on its own thread at each keystroke for as long as the editor runs).
-// - Later optimization (8x V8's interrupt budget) for a cold scan of a whole tree, when the
-//   command line allowed it (allowLateOptimization): three isolates then recompile less of the
-//   scanner on two cores for little gain before the process ends. Measured paired, 7 runs
-//   each at load 11: a cold scan of the bench tree took 1.49 s of CPU instead of 1.64 s
-//   (median; -9 %). A warm scan runs a few hot loops and is better off without it. Only V8 11
-//   (Node 20) has the flag: V8 12 (Node 22, 24) dropped it for invocation counts, and prints
-//   "unrecognized flag" on stderr instead of throwing, so it is never set there.
+// - Later optimization for a cold scan of a whole tree, when the command line allowed it
+//   (allowLateOptimization): three isolates then recompile less of the scanner on two cores for
+//   little gain before the process ends. V8 11 (Node 20): 8x its interrupt budget; measured
+//   paired, 7 runs each at load 11, a cold scan of the bench tree took 1.49 s of CPU instead of
+//   1.64 s (median; -9 %). V8 12 and 13 (Node 22, 24) dropped that flag for invocation counts
+//   (and print "unrecognized flag" on stderr for it instead of throwing, so it is not set
+//   there): 8x the counts for Maglev and TurboFan; measured paired, 15 rounds at load 2.4-3.2,
+//   1.34 -> 1.23 s of CPU on Node 22 (-8 %), 1.31 -> 1.25 on Node 24 (-5 %), and 11 rounds
+//   before those the same way. A warm scan runs a few hot loops and is better off without it.
 import { setFlagsFromString } from "node:v8";
 
 /** V8's major version: 11 on Node 20, 12 on Node 22, 13 on Node 24. */
@@ -54,5 +56,8 @@ export function allowLateOptimization(): void {
 // speky:speky-ts#SCAN-SPEED
 /** For a scan about to read a whole tree afresh, before its workers start: when allowed. */
 export function optimizeLateIfAllowed(): void {
-  if (lateAllowed && V8_MAJOR <= 11) setFlag("--interrupt-budget=1048576");
+  if (!lateAllowed) return;
+  const flags =
+    V8_MAJOR <= 11 ? ["--interrupt-budget=1048576"] : ["--invocation-count-for-maglev=3200", "--invocation-count-for-turbofan=24000"];
+  for (const flag of flags) setFlag(flag);
 }
