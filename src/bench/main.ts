@@ -10,26 +10,32 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { log, printGoalTable } from "./goal-table.js";
 
-// `npm run bench -- lsp`: the language server's part alone; `npm run bench -- walk`: the walk bench alone (src/bench/walk.ts).
-if (process.argv[2] === "lsp") {
-  const { benchLspServer } = await import("./servers/server-goals.js");
-  const rows = await benchLspServer(mkdtempSync(path.join(tmpdir(), "speky-bench-cache-")));
-  log();
-  printGoalTable(rows);
-} else if (process.argv[2] === "scan") {
-  await (await import("./scan/pairs-command.js")).benchScanPairs(process.argv.slice(3));
-} else if (process.argv[2] === "walk") {
-  await (await import("./walk.js")).benchWalk(log);
-} else if (process.argv[2] === "results") {
-  // `npm run bench -- results`: reading and matching 50,000 testcases, the server's reload (src/bench/results.ts).
-  await (await import("./results.js")).benchResults(log);
-} else if (process.argv[2] === "diff") {
-  // `npm run bench -- diff`: speky diff of a one-file change alone (src/bench/diff.ts).
-  await (await import("./diff.js")).benchDiff((line) => log(`   ${line}`));
-} else if (process.argv[2] === undefined || process.argv[2] === "speed" || process.argv[2] === "report") {
-  await (await import("./main-run.js")).mainRun();
-} else {
+const mainRun = async () => (await import("./main-run.js")).mainRun();
+
+/** Each section by the name it is asked by; the usage line below is made of these names. */
+const SECTIONS: Record<string, () => Promise<unknown>> = {
+  speed: mainRun,
+  report: mainRun,
+  // The language server's part alone.
+  lsp: async () => {
+    const { benchLspServer } = await import("./servers/server-goals.js");
+    const rows = await benchLspServer(mkdtempSync(path.join(tmpdir(), "speky-bench-cache-")));
+    log();
+    printGoalTable(rows);
+  },
+  scan: async () => (await import("./scan/pairs-command.js")).benchScanPairs(process.argv.slice(3)),
+  walk: async () => (await import("./walk.js")).benchWalk(log),
+  // Reading and matching 50,000 testcases, the server's reload (src/bench/results.ts).
+  results: async () => (await import("./results.js")).benchResults(log),
+  // speky diff of a one-file change alone (src/bench/diff.ts).
+  diff: async () => (await import("./diff.js")).benchDiff((line) => log(`   ${line}`)),
+};
+
+const section = process.argv[2];
+const run = section === undefined ? mainRun : Object.hasOwn(SECTIONS, section) ? SECTIONS[section] : undefined;
+if (run) await run();
+else {
   // `--help` or a typo must not start the three-minute main run.
-  process.stderr.write(`npm run bench -- [speed|report|lsp|scan|walk|results|diff]: no section "${process.argv[2]}"\n`);
+  process.stderr.write(`npm run bench -- [${Object.keys(SECTIONS).join("|")}]: no section "${section}"\n`);
   process.exitCode = 2;
 }

@@ -42,9 +42,7 @@ function hasSyncTierUp(): boolean {
   return /--wasm-sync-tier-up\b/.test(options.stdout);
 }
 
-function tierAfterHotRun(env: NodeJS.ProcessEnv, sync: boolean): { tier: string; sum: number } {
-  const probe = path.join(dir, "probe.mjs");
-  writeFileSync(probe, probeScript());
+function tierAfterHotRun(probe: string, env: NodeJS.ProcessEnv, sync: boolean): { tier: string; sum: number } {
   const flags = ["--allow-natives-syntax", "--wasm-tiering-budget=1000", ...(sync ? ["--wasm-sync-tier-up"] : [])];
   const run = spawnSync(process.execPath, [...flags, probe], { encoding: "utf8", env: { ...process.env, ...env } });
   expect(run.stderr).toBe("");
@@ -56,8 +54,10 @@ describe("the scanner's wasm tier", () => {
   // speky:speky-ts#TSCAN-BASELINE-WASM
   it("stays on Liftoff after a hot run on this Node, where V8's default tiers up to TurboFan", () => {
     const sync = hasSyncTierUp();
-    const scanner = tierAfterHotRun({ SPEKY_WASM_TIERUP: "" }, sync);
+    const probe = path.join(dir, "probe.mjs");
+    writeFileSync(probe, probeScript());
+    const scanner = tierAfterHotRun(probe, { SPEKY_WASM_TIERUP: "" }, sync);
     expect(scanner).toEqual({ tier: "liftoff", sum: 2000 * 500_500 });
-    if (sync) expect(tierAfterHotRun({ SPEKY_WASM_TIERUP: "1" }, sync)).toEqual({ tier: "turbofan", sum: 2000 * 500_500 });
+    if (sync) expect(tierAfterHotRun(probe, { SPEKY_WASM_TIERUP: "1" }, sync)).toEqual({ tier: "turbofan", sum: 2000 * 500_500 });
   });
 });
