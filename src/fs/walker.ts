@@ -68,7 +68,7 @@ const KEPT_ENTRIES = 100_000;
 export class GlobWalker implements Lister {
   private readonly listings = new Map<string, Promise<Dirent[] | Unlisted>>();
   /** Entries of the listings taken so far (see KEPT_ENTRIES). */
-  private kept = 0;
+  private taken = 0;
   recording: Recording | null = null;
   private readonly turns = new Turns(true);
   /** How many files the last walk reached (RememberedWalk.reached: more than it returns). */
@@ -95,7 +95,7 @@ export class GlobWalker implements Lister {
     else recording.stampsTell = false;
   }
 
-  /** Starts listing a folder (once per walker); its stamp is taken before the readdir. */
+  /** Starts listing a folder (once per walker while its listing is kept); its stamp is taken before the readdir. */
   prefetch(dir: string): Promise<Dirent[] | Unlisted> {
     let listing = this.listings.get(dir);
     if (!listing) {
@@ -114,13 +114,15 @@ export class GlobWalker implements Lister {
   /** A folder's entries; `why` hears why one cannot be listed (not when it vanished meanwhile). */
   async list(dir: string, why?: (code: string) => void): Promise<Dirent[]> {
     const entries = await this.prefetch(dir);
+    if (!Array.isArray(entries)) {
+      if (this.recording) this.recording.stampsTell = false;
+      if (!VANISHED.has(entries.unlisted)) why?.(entries.unlisted);
+      return [];
+    }
     // Kept for a later walk of the same folder while they are few: a walk of a million files
-    // held every folder's entries (~80 bytes each) to its end.
-    if (Array.isArray(entries) && (this.kept += entries.length) > KEPT_ENTRIES) this.listings.delete(dir);
-    if (Array.isArray(entries)) return entries;
-    if (this.recording) this.recording.stampsTell = false;
-    if (!VANISHED.has(entries.unlisted)) why?.(entries.unlisted);
-    return [];
+    // held every folder's entries to its end.
+    if ((this.taken += entries.length) > KEPT_ENTRIES) this.listings.delete(dir);
+    return entries;
   }
 
   /** What one pattern reaches from `root`. */
