@@ -73,8 +73,8 @@ async function measure(repo: string): Promise<Phase[]> {
 
   const readAll = (unstamped: boolean) => {
     const out: PendingParse[] = [];
-    for (const job of walked.jobs) {
-      const read = readTask({ absPath: job.absPath, cached: null, unstamped });
+    for (const absPath of walked.jobs.absPaths) {
+      const read = readTask({ absPath, cached: null, unstamped });
       if (isPending(read)) out.push(read);
     }
     return out;

@@ -19,7 +19,7 @@ import type { PathScanOptions, ScanOptions } from "./options.js";
 import type { Outcome, Reading } from "./read/read-jobs.js";
 import { trace } from "./trace.js";
 import type { CodeReference, ScanResult, ScanTarget } from "./types.js";
-import { expandPaths, expandTargets, expandTargetsFor, type FileJob, type WalkSetup } from "./walk/walk.js";
+import { expandPaths, expandTargets, expandTargetsFor, type FileJobs, type WalkSetup } from "./walk/walk.js";
 
 export { cacheWritten } from "./cache/cache-save.js";
 export type { PathScanOptions, ScanOptions } from "./options.js";
@@ -56,11 +56,12 @@ class Collector {
     this.nearMisses = new NearMisses(names);
   }
 
-  add(job: FileJob, outcome: Outcome): void {
+  /** A file's outcome; `targets`: those whose patterns matched it, in target order. */
+  add(absPath: string, targets: ScanTarget[], outcome: Outcome): void {
     this.files++;
-    const fallback = job.targets[0];
+    const fallback = targets[0];
     if ("error" in outcome) {
-      this.warn(displayPath(fallback, job.absPath), 0, 0, outcome.error, job.absPath);
+      this.warn(displayPath(fallback, absPath), 0, 0, outcome.error, absPath);
       return;
     }
     const { result } = outcome;
@@ -70,27 +71,26 @@ class Collector {
     for (const tag of result.tags) if (tag.reference) counted++;
     this.tags += counted;
     if (counted > 0) this.filesWithTags++;
-    for (const d of result.diagnostics) this.warn(displayPath(fallback, job.absPath), d.line, d.column, d.message, job.absPath);
+    for (const d of result.diagnostics) this.warn(displayPath(fallback, absPath), d.line, d.column, d.message, absPath);
     let unknown: RawTag[] | null = null;
     for (const tag of result.tags) {
       if (!this.known.has(tag.project.toLowerCase())) {
         if (tag.reference) (unknown ??= []).push(tag);
         continue;
       }
-      this.addTag(job, tag, result.language ?? "", result.outline);
+      this.addTag(absPath, fallback, tag, result.language ?? "", result.outline);
     }
     // speky:speky-ts#SCAN-NEAR-MISS-PROJECT
     if (unknown) {
-      for (const w of this.nearMisses.warnings(unknown))
-        this.warn(displayPath(fallback, job.absPath), w.line, w.column, w.message, job.absPath);
+      for (const w of this.nearMisses.warnings(unknown)) this.warn(displayPath(fallback, absPath), w.line, w.column, w.message, absPath);
     }
   }
 
-  private addTag(job: FileJob, tag: RawTag, language: string, outline: FileOutline | undefined): void {
+  private addTag(absPath: string, fallback: ScanTarget, tag: RawTag, language: string, outline: FileOutline | undefined): void {
     const owner = this.byProject.get(tag.project.toLowerCase());
-    const target = owner ?? job.targets[0];
-    const file = displayPath(target, job.absPath);
-    if (tag.warning) this.warn(file, tag.line, tag.column, tag.warning, job.absPath);
+    const target = owner ?? fallback;
+    const file = displayPath(target, absPath);
+    if (tag.warning) this.warn(file, tag.line, tag.column, tag.warning, absPath);
     if (!tag.reference) return;
     const reference: CodeReference = {
       project: owner ? owner.project : tag.project,
@@ -105,7 +105,7 @@ class Collector {
       is_test: tag.is_test,
       language,
     };
-    const link = url(target, job.absPath, tag.line);
+    const link = url(target, absPath, tag.line);
     if (link) reference.url = link;
     if (tag.span) [reference.start_line, reference.end_line] = tag.span;
     if (outline) reference.outline = outline;
@@ -150,7 +150,7 @@ function dedupe(sorted: Diagnostic[]): Diagnostic[] {
 
 async function collect(
   reading: Reading,
-  jobs: FileJob[],
+  jobs: FileJobs,
   targets: ScanTarget[],
   options: ScanOptions,
   walkDiagnostics: Diagnostic[],
@@ -158,13 +158,13 @@ async function collect(
   const collector = new Collector(targets, options.knownProjects);
   collector.diagnostics.push(...walkDiagnostics);
   const outcomes = await reading.outcomes(jobs);
-  for (const [i, job] of jobs.entries()) collector.add(job, outcomes[i]);
+  for (let i = 0; i < jobs.length; i++) collector.add(jobs.absPaths[i], jobs.targetsOf(i), outcomes[i]);
   return collector;
 }
 
 /** What the walk of a scan found: its files, and what it could not use. */
 interface Walked {
-  jobs: FileJob[];
+  jobs: FileJobs;
   diagnostics: Diagnostic[];
   missing?: string[];
 }
@@ -198,7 +198,7 @@ async function replayed(
   options.onProgress?.(0, found.files);
   if (options.afterWalk) await options.afterWalk(found.files);
   const collector = new Collector(targets, options.knownProjects);
-  for (const [absPath, result] of found.results) collector.add({ absPath, real: absPath, targets }, { result });
+  for (const [absPath, result] of found.results) collector.add(absPath, targets, { result });
   collector.files = found.files;
   options.onProgress?.(found.files, found.files);
   saveLater(cache);

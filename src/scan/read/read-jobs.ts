@@ -10,7 +10,7 @@ import { saveLater } from "../cache/cache-save.js";
 import type { FileResult } from "../engine/file.js";
 import type { ScanOptions } from "../options.js";
 import { trace } from "../trace.js";
-import type { FileJob, WalkSetup } from "../walk/walk.js";
+import type { FileJobs, WalkSetup } from "../walk/walk.js";
 import { Progress } from "./progress.js";
 import { runTasks } from "./run-tasks.js";
 import { startWorkers } from "./shared-pool.js";
@@ -35,7 +35,7 @@ const outcomeOf = (cached: { result: FileResult | null }): Outcome => (cached.re
  * read (and a parse if it holds the marker). A file that can't be read or scanned is a
  * warning, not the end of the scan.
  */
-async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanOptions, feed: WalkFeed | null): Promise<Outcome[]> {
+async function scanJobs(jobs: FileJobs, cache: ScanCache | null, options: ScanOptions, feed: WalkFeed | null): Promise<Outcome[]> {
   trace(`walk: ${jobs.length} files`);
   relieveHeap();
   const turns = new Turns(options.cooperative === true);
@@ -46,13 +46,13 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
   const settle = (i: number, outcome: TaskOutcome, before: Previous | null) => {
     if ("error" in outcome) {
       // Kept as a file of the walk, with a stamp no file has: read again next time.
-      cache?.record(jobs[i].absPath, UNREADABLE);
+      cache?.record(jobs.absPaths[i], UNREADABLE);
       outcomes[i] = outcome;
       return;
     }
     // A reuse comes from a cached entry (the hash matched), never without.
     const entry = "entry" in outcome ? outcome.entry : { ...before!.entry(), ...outcome.reuse };
-    cache?.record(jobs[i].absPath, entry);
+    cache?.record(jobs.absPaths[i], entry);
     outcomes[i] = outcomeOf(entry);
   };
   let done = 0;
@@ -80,8 +80,8 @@ async function scanJobs(jobs: FileJob[], cache: ScanCache | null, options: ScanO
       report?.(i - tasks.length, jobs.length);
       await turns.take();
     }
-    const absPath = jobs[i].absPath;
-    const fed = streamed?.get(jobs[i].real);
+    const absPath = jobs.absPaths[i];
+    const fed = streamed?.get(jobs.real(i));
     if (fed && fed.absPath === absPath) {
       settle(i, fed.outcome, null);
       continue;
@@ -150,7 +150,7 @@ export class Reading {
     this.walkSetup = walkSetup(options, cache, this.feed);
   }
 
-  outcomes(jobs: FileJob[]): Promise<Outcome[]> {
+  outcomes(jobs: FileJobs): Promise<Outcome[]> {
     return scanJobs(jobs, this.cache, this.options, this.feed);
   }
 }

@@ -6,77 +6,27 @@
 
 import { statSync } from "node:fs";
 import path from "node:path";
-import { compareStrings, type Diagnostic, locatedAt } from "../../diagnostics.js";
+import { type Diagnostic, locatedAt } from "../../diagnostics.js";
 import { type Boundary, boundaryFor } from "../../fs/boundary.js";
-import { type GlobProblem, GlobWalker, patternReaches, type Reached, type WalkSetup } from "../../fs/globs.js";
+import { type GlobProblem, GlobWalker, patternReaches, type WalkSetup } from "../../fs/globs.js";
 import { isIgnoredFile } from "../../fs/ignore-rules.js";
 import { realOrNull, toPosix } from "../../fs/paths.js";
 import { languageForPath } from "../grammar/languages.js";
 import type { ScanTarget } from "../types.js";
+import { type FileJobs, JobsBuilder } from "./file-jobs.js";
 
 /** How a scan walks: GlobWalker's setup (its filter: the scan cache). */
 export type { DirStamp, WalkSetup } from "../../fs/globs.js";
-
-export interface FileJob {
-  absPath: string;
-  /** Its real path: the same file reached twice is one job. */
-  real: string;
-  /** Targets whose patterns matched the file, in target order. */
-  targets: ScanTarget[];
-}
+export type { FileJob, FileJobs } from "./file-jobs.js";
 
 interface Expanded {
   /** Sorted by path; each real file once. */
-  jobs: FileJob[];
+  jobs: FileJobs;
   /** Problems of the patterns (outside the boundary, matching nothing), at their manifest lines. */
   diagnostics: Diagnostic[];
 }
 
 const isSource = (abs: string) => languageForPath(abs) !== null;
-
-class Jobs {
-  /** By real path: a file reached through links, or by two patterns, is scanned once. */
-  private byReal = new Map<string, FileJob>();
-  /** One list per target for the files of one target only (most of them), copied when a second comes. */
-  private readonly alone = new Map<ScanTarget, ScanTarget[]>();
-  /**
-   * The files of the first walk, while it is the only one (most scans): a walk reaches each
-   * real file once, so they need no map unless more files come.
-   */
-  private first: FileJob[] | null = null;
-
-  /** A walk's files (each real file once). */
-  addWalk(files: readonly Reached[], target: ScanTarget): void {
-    if (this.byReal.size === 0 && this.first === null) {
-      const targets = [target];
-      this.alone.set(target, targets);
-      this.first = files.map((f) => ({ absPath: f.abs, real: f.real, targets }));
-      return;
-    }
-    for (const f of files) this.add(f.abs, f.real, target);
-  }
-
-  add(absPath: string, real: string, target: ScanTarget): void {
-    if (this.first) {
-      this.byReal = new Map(this.first.map((job) => [job.real, job]));
-      this.first = null;
-    }
-    const job = this.byReal.get(real);
-    if (!job) {
-      let targets = this.alone.get(target);
-      if (!targets) this.alone.set(target, (targets = [target]));
-      this.byReal.set(real, { absPath, real, targets });
-    } else if (!job.targets.includes(target)) job.targets = [...job.targets, target];
-  }
-
-  sorted(): FileJob[] {
-    const jobs = this.first ?? [...this.byReal.values()];
-    // A remembered walk's files come sorted: one pass tells.
-    for (let i = 1; i < jobs.length; i++)
-      if (jobs[i - 1].absPath > jobs[i].absPath) return jobs.sort((a, b) => compareStrings(a.absPath, b.absPath));
-    return jobs;
-  }
-}
 
 function diagnosticOf(target: ScanTarget, index: number, problem: GlobProblem): Diagnostic {
   const site = target.sites?.[index] ?? { file: target.patterns[index], line: 0, column: 0 };
@@ -87,7 +37,7 @@ function diagnosticOf(target: ScanTarget, index: number, problem: GlobProblem): 
 /** Each file once, however many targets or patterns match it. */
 export async function expandTargets(targets: ScanTarget[], walk: WalkSetup = {}): Promise<Expanded> {
   const walker = new GlobWalker(walk);
-  const jobs = new Jobs();
+  const jobs = new JobsBuilder();
   const diagnostics: Diagnostic[] = [];
   for (const target of targets) {
     const options = { boundary: target.boundary ?? null, ignore: target.ignore ?? true, folder: { keep: isSource } };
@@ -117,7 +67,7 @@ function patternHas(target: ScanTarget, pattern: string, file: string): boolean 
  * the trees: what a commit hook needs.
  */
 export async function expandTargetsFor(targets: ScanTarget[], files: string[]): Promise<Expanded> {
-  const jobs = new Jobs();
+  const jobs = new JobsBuilder();
   for (const file of new Set(files.map((f) => path.resolve(f)))) {
     if (!statSync(file, { throwIfNoEntry: false })?.isFile()) continue;
     const real = realOrNull(file) ?? file;
@@ -145,9 +95,9 @@ export async function expandPaths(
   target: ScanTarget,
   options: PathOptions = {},
   walk: WalkSetup = {},
-): Promise<{ jobs: FileJob[]; missing: string[]; diagnostics: Diagnostic[] }> {
+): Promise<{ jobs: FileJobs; missing: string[]; diagnostics: Diagnostic[] }> {
   const walker = new GlobWalker(walk);
-  const jobs = new Jobs();
+  const jobs = new JobsBuilder();
   const missing: string[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const p of paths) {
