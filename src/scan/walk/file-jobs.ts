@@ -14,14 +14,16 @@ export interface FileJob {
   targets: ScanTarget[];
 }
 
+/** The targets of every file: one list for all (a single walk's files, most scans), or one per file. */
+type TargetColumn = { all: ScanTarget[] } | { each: readonly ScanTarget[][] };
+
 /** The files to scan, sorted by path, each real file once. */
 export class FileJobs {
   constructor(
     readonly absPaths: readonly string[],
     /** null: every file's real path is its path (no link on the way: most trees). */
     private readonly reals: readonly string[] | null,
-    /** One list for all (a single walk's files) or one per file. */
-    private readonly targets: ScanTarget[] | readonly ScanTarget[][],
+    private readonly targets: TargetColumn,
   ) {}
 
   get length(): number {
@@ -34,7 +36,7 @@ export class FileJobs {
 
   targetsOf(i: number): ScanTarget[] {
     const { targets } = this;
-    return isShared(targets) ? targets : targets[i];
+    return "all" in targets ? targets.all : targets.each[i];
   }
 
   at(i: number): FileJob {
@@ -49,10 +51,21 @@ export class FileJobs {
   map<T>(fn: (job: FileJob, i: number) => T): T[] {
     return this.absPaths.map((_, i) => fn(this.at(i), i));
   }
-}
 
-const isShared = (targets: ScanTarget[] | readonly ScanTarget[][]): targets is ScanTarget[] =>
-  targets.length === 0 || !Array.isArray(targets[0]);
+  /** The same jobs in path order: a remembered walk's files come sorted, which one pass tells. */
+  inOrder(): FileJobs {
+    const { absPaths, reals, targets } = this;
+    let sorted = true;
+    for (let i = 1; i < absPaths.length && sorted; i++) sorted = absPaths[i - 1] <= absPaths[i];
+    if (sorted) return this;
+    const order = absPaths.map((_, i) => i).sort((a, b) => compareStrings(absPaths[a], absPaths[b]));
+    return new FileJobs(
+      order.map((i) => absPaths[i]),
+      reals && order.map((i) => reals[i]),
+      "all" in targets ? targets : { each: order.map((i) => targets.each[i]) },
+    );
+  }
+}
 
 /** Real paths as a column, or null when each is its file's path (the same string, or equal). */
 function realsOf(absPaths: readonly string[], reals: readonly string[]): readonly string[] | null {
@@ -84,12 +97,15 @@ export class JobsBuilder {
   add(absPath: string, real: string, target: ScanTarget): void {
     const byReal = this.rows();
     const row = byReal.get(real);
-    if (row === undefined) {
-      byReal.set(real, this.absPaths.length);
-      this.absPaths.push(absPath);
-      this.reals.push(real);
-      this.targets.push(this.aloneList(target));
-    } else if (!this.targets[row].includes(target)) this.targets[row] = [...this.targets[row], target];
+    if (row === undefined) this.push(absPath, real, this.aloneList(target));
+    else if (!this.targets[row].includes(target)) this.targets[row] = [...this.targets[row], target];
+  }
+
+  private push(absPath: string, real: string, targets: ScanTarget[]): void {
+    this.byReal!.set(real, this.absPaths.length);
+    this.absPaths.push(absPath);
+    this.reals.push(real);
+    this.targets.push(targets);
   }
 
   private aloneList(target: ScanTarget): ScanTarget[] {
@@ -106,12 +122,7 @@ export class JobsBuilder {
     this.first = null;
     if (first) {
       const targets = this.aloneList(first.target);
-      for (const f of first.files) {
-        this.byReal.set(f.real, this.absPaths.length);
-        this.absPaths.push(f.abs);
-        this.reals.push(f.real);
-        this.targets.push(targets);
-      }
+      for (const f of first.files) this.push(f.abs, f.real, targets);
     }
     return this.byReal;
   }
@@ -124,24 +135,10 @@ export class JobsBuilder {
         absPaths,
         files.map((f) => f.real),
       );
-      return inOrder(new FileJobs(absPaths, reals, this.aloneList(target)));
+      return new FileJobs(absPaths, reals, { all: this.aloneList(target) }).inOrder();
     }
     const { targets } = this;
     const shared = targets.length > 0 && targets.every((t) => t === targets[0]);
-    return inOrder(new FileJobs(this.absPaths, realsOf(this.absPaths, this.reals), shared ? targets[0] : targets));
+    return new FileJobs(this.absPaths, realsOf(this.absPaths, this.reals), shared ? { all: targets[0] } : { each: targets }).inOrder();
   }
-}
-
-/** The jobs sorted by path: a remembered walk's files come sorted, which one pass tells. */
-function inOrder(jobs: FileJobs): FileJobs {
-  const { absPaths } = jobs;
-  let sorted = true;
-  for (let i = 1; i < absPaths.length && sorted; i++) sorted = absPaths[i - 1] <= absPaths[i];
-  if (sorted) return jobs;
-  const order = absPaths.map((_, i) => i).sort((a, b) => compareStrings(absPaths[a], absPaths[b]));
-  return new FileJobs(
-    order.map((i) => absPaths[i]),
-    order.map((i) => jobs.real(i)),
-    order.map((i) => jobs.targetsOf(i)),
-  );
 }
