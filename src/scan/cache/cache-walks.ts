@@ -15,14 +15,37 @@ const pathOfKey = (key: string, prefix: string) => (path.isAbsolute(key) ? key :
 /** Paths under `base` are kept relative to it (shorter), others absolute. */
 export class PathKeys {
   readonly prefix: string;
+  /** The base is the working directory: a relative key names its file as it is. */
+  private readonly baseIsCwd: boolean;
   constructor(base: string) {
-    this.prefix = base.endsWith(path.sep) ? base : base + path.sep;
+    this.prefix = withSep(base);
+    this.baseIsCwd = cwdOrNull() === this.prefix;
   }
   key(absPath: string): string {
     return absPath.startsWith(this.prefix) ? absPath.slice(this.prefix.length) : absPath;
   }
   absolute(key: string): string {
     return pathOfKey(key, this.prefix);
+  }
+  /**
+   * The path to stat a key's file by: the key itself when the base is the working directory
+   * (`speky scan speky.yaml` in the manifest's folder), else its absolute path. The kernel then
+   * resolves fewer folders and no path is built: a warm scan of the bench tree took 308-311 ms
+   * instead of 330-335 (21 rounds, twice, each order).
+   */
+  statPath(key: string): string {
+    return this.baseIsCwd && key !== "" ? key : pathOfKey(key, this.prefix);
+  }
+}
+
+const withSep = (dir: string) => (dir.endsWith(path.sep) ? dir : dir + path.sep);
+
+/** The working directory with a separator (getcwd: its real path), or null when it is gone. */
+function cwdOrNull(): string | null {
+  try {
+    return withSep(process.cwd());
+  } catch {
+    return null;
   }
 }
 
@@ -49,7 +72,7 @@ export class CachedWalks implements WalkFilter {
   private dirUnchanged(key: string, stamp: DirStamp): boolean {
     let same = this.dirsChecked.get(key);
     if (same === undefined) {
-      const kind = statStamp(this.keys.absolute(key), taken, 0);
+      const kind = statStamp(this.keys.statPath(key), taken, 0);
       // A walk stamps the folders it listed, the ignore files it read and its dangling links (src/fs/tree-walk.ts).
       same =
         kind === "missing"

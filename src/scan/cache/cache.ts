@@ -197,7 +197,7 @@ export class ScanCache {
     const mtimeMs = old.mtime(row);
     const ctimeMs = old.ctime(row);
     if (!this.trusted(mtimeMs, ctimeMs)) return false;
-    if (statStamp(absPath ?? this.keys.absolute(old.paths[row]), taken, 0) !== "file") return false;
+    if (statStamp(absPath ?? this.keys.statPath(old.paths[row]), taken, 0) !== "file") return false;
     return taken[0] === old.size(row) && taken[1] === mtimeMs && taken[2] === ctimeMs;
   }
 
