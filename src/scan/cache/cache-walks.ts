@@ -3,6 +3,7 @@
 // met) all kept their stamps answers for itself, without a readdir; a walk that listed is
 // remembered for the next run. A remembered walk is used only if every file it lists is under
 // the walk's start.
+import { statSync } from "node:fs";
 import path from "node:path";
 import { type DirStamp, MISSING_STAMP, type RememberedWalk, type WalkFilter, type WalkRecord } from "../../fs/globs.js";
 import { statStamp } from "../../fs/stamp.js";
@@ -19,7 +20,7 @@ export class PathKeys {
   private readonly baseIsCwd: boolean;
   constructor(base: string) {
     this.prefix = withSep(base);
-    this.baseIsCwd = cwdOrNull() === this.prefix;
+    this.baseIsCwd = isWorkingDirectory(this.prefix);
   }
   key(absPath: string): string {
     return absPath.startsWith(this.prefix) ? absPath.slice(this.prefix.length) : absPath;
@@ -40,12 +41,18 @@ export class PathKeys {
 
 const withSep = (dir: string) => (dir.endsWith(path.sep) ? dir : dir + path.sep);
 
-/** The working directory with a separator (getcwd: its real path), or null when it is gone. */
-function cwdOrNull(): string | null {
+/**
+ * Whether `.` is the folder `prefix` names: process.cwd() says so (Node keeps the answer of its
+ * first getcwd) and `.` is that folder still (not one since removed, the name made anew).
+ */
+function isWorkingDirectory(prefix: string): boolean {
   try {
-    return withSep(process.cwd());
+    if (withSep(process.cwd()) !== prefix) return false;
+    const here = statSync(".", { bigint: true });
+    const there = statSync(prefix, { bigint: true });
+    return here.ino === there.ino && here.dev === there.dev;
   } catch {
-    return null;
+    return false;
   }
 }
 
