@@ -41,7 +41,7 @@ describe("a warm scan's stamps, from the manifest's folder and from elsewhere", 
       write(path.join(tree, "src/a.py"), `# ${T}p#R1\ndef a():\n    pass\n`);
       const quiet = path.join(tree, "src/sub/b.py");
       const later = `# ${T}p#R2\ndef b():\n    pass\n`;
-      write(quiet, "#".repeat(later.length - 1) + "\n");
+      write(quiet, `${"#".repeat(later.length - 1)}\n`);
       for (let i = 0; i < 50; i++) write(path.join(tree, `src/many/m${i}.py`), `def m${i}():\n    return ${i}\n`);
       await settle([quiet, path.join(tree, "src/a.py"), path.join(tree, "src/many/m49.py")]);
       let trace = "";
