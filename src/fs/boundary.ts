@@ -16,7 +16,7 @@ export const ALLOW_HINT = "--allow-outside lifts this for a trusted tree";
 /** The kernel's virtual file systems: endless files, and other processes' secrets. */
 const VIRTUAL = ["/proc", "/sys", "/dev"];
 
-import { realOrResolved } from "./paths.js";
+import { realOrResolved, withTrailingSep } from "./paths.js";
 
 /** The deepest folder holding `dir` (itself included) that has a `.git` entry, or null. */
 export function gitWorkTree(dir: string): string | null {
@@ -51,7 +51,7 @@ export function boundaryFor(givenAbs: string): Boundary {
 /** `p` is `root` or below it (both absolute, normalised). */
 export function within(p: string, root: string): boolean {
   if (p === root) return true;
-  return p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+  return p.startsWith(withTrailingSep(root));
 }
 
 /** Whether a real path may be opened; a null boundary allows everything (--allow-outside). */

@@ -7,6 +7,11 @@ export function toPosix(p: string): string {
   return path.sep === "/" ? p : p.split(path.sep).join("/");
 }
 
+/** `dir` with one separator at its end (as given when it has one): a prefix of the paths under it. */
+export function withTrailingSep(dir: string): string {
+  return dir.endsWith(path.sep) ? dir : dir + path.sep;
+}
+
 /** The real path (links resolved), or null when there is none (missing, a loop, no access). */
 export function realOrNull(p: string): string | null {
   try {

@@ -9,7 +9,7 @@
 
 import path from "node:path";
 import { compareDiagnostics, compareStrings, type Diagnostic, locatedAt } from "../diagnostics.js";
-import { toPosix } from "../fs/paths.js";
+import { toPosix, withTrailingSep } from "../fs/paths.js";
 import type { ScanCache } from "./cache/cache.js";
 import { saveLater } from "./cache/cache-save.js";
 import type { FileOutline } from "./engine/spans.js";
@@ -25,7 +25,7 @@ export { cacheWritten } from "./cache/cache-save.js";
 export type { PathScanOptions, ScanOptions } from "./options.js";
 
 function displayPath(target: ScanTarget, absPath: string): string {
-  const root = target.root.endsWith(path.sep) ? target.root : target.root + path.sep;
+  const root = withTrailingSep(target.root);
   // Most files are under their target's root: no path.relative (thousands of tags).
   if (absPath.startsWith(root) && !absPath.includes(`${path.sep}..`)) return toPosix(absPath.slice(root.length));
   return toPosix(path.relative(target.root, absPath));
@@ -210,7 +210,7 @@ function commonDirectory(paths: string[]): string {
   if (paths.length === 0) return path.resolve();
   let common = paths[0];
   for (const p of paths.slice(1)) {
-    while (common !== path.dirname(common) && p !== common && !p.startsWith(common.endsWith(path.sep) ? common : common + path.sep)) {
+    while (common !== path.dirname(common) && p !== common && !p.startsWith(withTrailingSep(common))) {
       common = path.dirname(common);
     }
   }

@@ -6,6 +6,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { type DirStamp, MISSING_STAMP, type RememberedWalk, type WalkFilter, type WalkRecord } from "../../fs/globs.js";
+import { withTrailingSep } from "../../fs/paths.js";
 import { statStamp } from "../../fs/stamp.js";
 import type { CacheNote } from "./cache-file.js";
 import { type CachedWalk, type CacheFile, walkId } from "./cache-rows.js";
@@ -19,7 +20,7 @@ export class PathKeys {
   /** The base is the working directory: a relative key names its file as it is. */
   private readonly baseIsCwd: boolean;
   constructor(base: string) {
-    this.prefix = withSep(base);
+    this.prefix = withTrailingSep(base);
     this.baseIsCwd = isWorkingDirectory(this.prefix);
   }
   key(absPath: string): string {
@@ -39,15 +40,13 @@ export class PathKeys {
   }
 }
 
-const withSep = (dir: string) => (dir.endsWith(path.sep) ? dir : dir + path.sep);
-
 /**
  * Whether `.` is the folder `prefix` names: process.cwd() says so (Node keeps the answer of its
  * first getcwd) and `.` is that folder still (not one since removed, the name made anew).
  */
 function isWorkingDirectory(prefix: string): boolean {
   try {
-    if (withSep(process.cwd()) !== prefix) return false;
+    if (withTrailingSep(process.cwd()) !== prefix) return false;
     const here = statSync(".", { bigint: true });
     const there = statSync(prefix, { bigint: true });
     return here.ino === there.ino && here.dev === there.dev;
@@ -119,7 +118,7 @@ export class CachedWalks implements WalkFilter {
 
   /** Whether every key is of a file under `start`, told on the keys as they are (no path built). */
   private allUnder(keys: readonly string[], start: string): boolean {
-    const prefix = start.endsWith(path.sep) ? start : start + path.sep;
+    const prefix = withTrailingSep(start);
     // A key relative to the base is under `start` if it starts with the key of `start` (the
     // start under the base), or always (the base under the start), or never.
     const startKey = this.keys.key(prefix);
