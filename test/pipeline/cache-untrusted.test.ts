@@ -189,6 +189,24 @@ describe("the scan cache is untrusted (issue 12, defect 5)", () => {
   });
 
   // speky:speky-ts#TCACHE-UNTRUSTED
+  it("never uses a remembered walk whose files outside the rows name a file outside its folder", () => {
+    const fifo = path.join(scratch, "fifo.py");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    const file = cacheFile();
+    const [header, body, trailer] = lines(file);
+    const entries = (JSON.parse(trailer) as { entries: number }).entries;
+    // The FIFO by its absolute path, then by a path relative to the tree: a walk's files that
+    // are no row (reached through a link) are a column of their own.
+    for (const outside of [fifo, "../fifo.py"]) {
+      const parsed = JSON.parse(body) as { walks: unknown[][] };
+      expect(parsed.walks).toHaveLength(1);
+      parsed.walks[0][6] = outside;
+      writeFileSync(file, signed(header, JSON.stringify(parsed), entries, userKey()));
+      expectIgnored(/walk of .* not used: it lists a file outside it/);
+    }
+  });
+
+  // speky:speky-ts#TCACHE-UNTRUSTED
   it("neither hangs on a cache file that is a FIFO nor reads one that links to /dev/zero", () => {
     const file = cacheFile();
     unlinkSync(file);

@@ -79,6 +79,9 @@ function sameMac(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** Whether no path of a list (one per line) is absolute or has a `..` part: one test of the whole list. */
+const plainPaths = (lines: string) => path.sep === "/" && !/(?:^|\n)\/|(?:^|\n|\/)\.\.(?:\/|\n|$)/.test(lines);
+
 /** Why a cache file was not used (for --verbose); silent for a cache not written yet. */
 export type CacheNote = (why: string) => void;
 
@@ -130,13 +133,8 @@ export function readCacheFile(file: string, scope: string, note: CacheNote = () 
     // included) is not trusted (cache.ts): any number is safe; their count is checked.
     const stamps = unpackNumbers(b.stamps, 3 * paths.length);
     if (!stamps) return refuse("stamps are invalid");
-    const cached = new CacheFile(
-      h.started,
-      paths,
-      stamps,
-      b.found,
-      path.sep === "/" && !/(?:^|\n)\/|(?:^|\n|\/)\.\.(?:\/|\n|$)/.test(b.paths),
-    );
+    const cached = new CacheFile(h.started, paths, stamps, b.found);
+    const plainRows = plainPaths(b.paths);
     for (const row of b.walks) {
       const walk = checkWalkRow(row, paths.length);
       if (typeof walk === "string") return refuse(walk);
@@ -146,6 +144,7 @@ export function readCacheFile(file: string, scope: string, note: CacheNote = () 
       if (unrowed !== "") files.push(unrowed.split("\n"));
       cached.walks.set(walkId(start, rule), {
         runs,
+        plainFiles: plainRows && (unrowed === "" || plainPaths(unrowed)),
         links: walk.links,
         files: files.length === 1 ? files[0] : files.flat(),
         dirs: walk.dirKeys.map((k, i) => [k, { mtimeMs: walk.dirStamps[2 * i], ctimeMs: walk.dirStamps[2 * i + 1] }]),

@@ -14,6 +14,8 @@ export interface CachedWalk {
   links: [abs: string, real: string][];
   /** Its files as runs of rows of the cache file it was read from (WalkRow). */
   runs?: number[];
+  /** Read from a cache file, every one of its file keys relative to the base, with no `..` part. */
+  plainFiles?: boolean;
   /**
    * A walk that listed: its files' keys one at a time, in the walk's order, none kept (the
    * writer needs only their rows: a million keys held at once took ~40 MB).
@@ -42,8 +44,6 @@ export class CacheFile {
     /** size, mtime and ctime of each row. */
     private readonly stamps: Float64Array,
     found: [index: number, hash: string, result: FileResult][],
-    /** No path is absolute or has a `..` part (one test of the whole list, not one per path). */
-    readonly plainRelative = false,
   ) {
     this.found = new Map(found.map(([i, hash, result]) => [i, [hash, { result }]]));
   }

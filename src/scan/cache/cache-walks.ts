@@ -107,7 +107,7 @@ export class CachedWalks implements WalkFilter {
     const id = walkId(this.keys.key(start), key);
     const walk = this.old?.walks.get(id);
     if (!walk) return null;
-    if (!this.allUnder(walk.files, start)) {
+    if (!this.allUnder(walk, start)) {
       this.note(`scan cache walk of ${start} not used: it lists a file outside it`);
       return null;
     }
@@ -116,17 +116,17 @@ export class CachedWalks implements WalkFilter {
     return walk;
   }
 
-  /** Whether every key is of a file under `start`, told on the keys as they are (no path built). */
-  private allUnder(keys: readonly string[], start: string): boolean {
+  /** Whether every file key of `walk` is of a file under `start`, told on the keys as they are (no path built). */
+  private allUnder(walk: CachedWalk, start: string): boolean {
     const prefix = withTrailingSep(start);
     // A key relative to the base is under `start` if it starts with the key of `start` (the
     // start under the base), or always (the base under the start), or never.
     const startKey = this.keys.key(prefix);
-    // Most walks start at the base, and most caches hold only plain paths under it.
-    if (startKey === "" && this.old?.plainRelative) return true;
     const relativeUnder =
       startKey !== prefix ? (key: string) => key.startsWith(startKey) : this.keys.prefix.startsWith(prefix) ? () => true : () => false;
-    for (const key of keys) {
+    // Most walks start at or under the base, and hold only plain relative keys (told when read).
+    if (walk.plainFiles) return startKey === "" || walk.files.every(relativeUnder);
+    for (const key of walk.files) {
       if (!(path.isAbsolute(key) ? key.startsWith(prefix) : relativeUnder(key))) return false;
       if (key.includes("..") && key.split(path.sep).includes("..")) return false;
     }
