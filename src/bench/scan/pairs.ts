@@ -65,6 +65,19 @@ export interface PairTree {
   dir: string;
 }
 
+/**
+ * Node's start as every scan meets it, and, when NODE_EXTRA_CA_CERTS is set, without it: Node
+ * 20 reads those certificates before the first line of a script (20 against 50 ms on the
+ * machine of 2026-12-03); Node 22 and 24 start as fast with it as without.
+ */
+function nodeStarts(): { name: string; env: NodeJS.ProcessEnv; samples: Sample[] }[] {
+  const starts = [{ name: "node -e 0", env: {}, samples: [] as Sample[] }];
+  if (process.env.NODE_EXTRA_CA_CERTS !== undefined) {
+    starts.push({ name: "node -e 0, no extra CAs", env: { NODE_EXTRA_CA_CERTS: undefined }, samples: [] });
+  }
+  return starts;
+}
+
 /** The scans of one tree by one build. */
 function scans(tree: PairTree): { name: string; args: string[]; cwd: string; warm: boolean }[] {
   const repo = path.join(tree.dir, "repo");
@@ -81,6 +94,8 @@ const withoutMs = (json: string) => json.replace(/"ms": \d+/, '"ms": 0');
 export interface PairResult {
   tree: string;
   rg: Figure;
+  /** `node -e 0` in the same rounds: the part of every scan's time that is Node's own start. */
+  nodeStart: Figure[];
   /** By build label, then scan name. */
   figures: Map<string, Figure[]>;
   /** Every build's output equal to the first build's cold one, per scan kind. */
@@ -98,6 +113,7 @@ export function pairRuns(tree: PairTree, builds: Build[], runs: number, log: (li
   const loads: number[] = [os.loadavg()[0]];
   try {
     const rgSamples: Sample[] = [];
+    const starts = nodeStarts();
     const samples = builds.map(() => new Map<string, Sample[]>());
     let identical = true;
     const reference = new Map<string, string>();
@@ -107,6 +123,7 @@ export function pairRuns(tree: PairTree, builds: Build[], runs: number, log: (li
     });
     for (let round = 0; round < runs; round++) {
       rgSamples.push(timed(RG, ["-l", "speky:", repo], repo));
+      for (const start of starts) start.samples.push(timed(process.execPath, ["-e", "0"], repo, start.env));
       const order = builds.map((_, k) => k);
       if (round % 2 === 1) order.reverse();
       for (const k of order) {
@@ -135,6 +152,7 @@ export function pairRuns(tree: PairTree, builds: Build[], runs: number, log: (li
     return {
       tree: tree.label,
       rg: figure("rg -l speky:", rgSamples),
+      nodeStart: starts.map((start) => figure(start.name, start.samples)),
       figures,
       identical,
       load: `load ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} on ${os.availableParallelism()} cores`,
@@ -155,6 +173,7 @@ export function pairLines(result: PairResult): string[] {
   const row = (label: string, f: Figure) =>
     `${label.padEnd(28)}${fmt(f.minMs).padStart(8)}${fmt(f.medianMs).padStart(8)}${fmt(f.cpuMs).padStart(8)}${fmt(f.rssMb).padStart(8)}${(f.minMs / result.rg.minMs).toFixed(2).padStart(8)}${(f.medianMs / result.rg.medianMs).toFixed(2).padStart(8)}`;
   lines.push(row("rg -l speky:", result.rg));
+  for (const f of result.nodeStart) lines.push(row(f.name, f));
   for (const [label, figures] of result.figures) for (const f of figures) lines.push(row(`${label} ${f.name}`, f));
   return lines;
 }
