@@ -26,6 +26,7 @@ const FAST = [
   "test/report/report.test.ts",
   "test/pipeline/walk-safe-read.test.ts",
   "test/pipeline/baseline-wasm.test.ts",
+  "test/pipeline/v8-flags.test.ts",
 ];
 
 // Suites spawn the built server and scan real trees: generous timeouts, no timing asserts.

@@ -16,6 +16,7 @@ import { earlyInitializeAnswer } from "../mcp/sdk/initialize.js";
 import { LineStdioTransport } from "../mcp/sdk/transport.js";
 import type { Model } from "../model/model.js";
 import { grouped, plural } from "../quote.js";
+import { allowLateOptimization } from "../scan/read/v8-flags.js";
 import { VERSION } from "../version.js";
 import { missingPaths } from "./mcp-paths.js";
 
@@ -235,7 +236,10 @@ export async function main(argv: readonly string[]): Promise<number> {
 // background compiles took the cores from that first scan. Measured paired, 7 rounds at load
 // 0.1-2.2: spawn → first code reference on the bench tree 2,724 → 2,358 ms (median; with the
 // workers started before the walk, which the walk feed now does: read/read-jobs.ts).
-// `SPEKY_WASM_TIERUP=1` keeps V8's default; V8's gc is exposed for memory (heap.ts).
+// `SPEKY_WASM_TIERUP=1` keeps V8's default; V8's gc is exposed for memory (heap.ts). JS is
+// optimized late while a scan reads the whole tree afresh (its first, without a cache), then
+// as usual: the first code reference on the bench tree 7-10 % sooner (v8-flags.ts).
+allowLateOptimization();
 process.exitCode = await main(process.argv.slice(2));
 // Once stdin is closed nothing is left to do: leave even if some library keeps a handle open.
 setTimeout(() => process.exit(), 2000).unref();

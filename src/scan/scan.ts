@@ -246,10 +246,14 @@ export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Pr
   if (replay) return replay.result(started);
   // Pre-commit mode matches the named files against the patterns: no walk of the whole tree.
   const reading = await read(cache, options, options.onlyFiles === undefined);
-  const { jobs, diagnostics } = options.onlyFiles
-    ? await expandTargetsFor(targets, options.onlyFiles)
-    : await expandTargets(targets, reading.walkSetup);
-  return (await collect(reading, jobs, targets, options, diagnostics)).result(started);
+  try {
+    const { jobs, diagnostics } = options.onlyFiles
+      ? await expandTargetsFor(targets, options.onlyFiles)
+      : await expandTargets(targets, reading.walkSetup);
+    return (await collect(reading, jobs, targets, options, diagnostics)).result(started);
+  } finally {
+    reading.end();
+  }
 }
 
 /** Scans files and directories given directly for one project; paths shown relative to `cwd`. */
@@ -272,8 +276,12 @@ export async function scanPaths(
   const replay = await replayed(cache, [target], options, (setup) => expandPaths(paths, target.root, target, walkOptions, setup));
   if (replay) return replay.result(started);
   const reading = await read(cache, options, true);
-  const { jobs, missing, diagnostics } = await expandPaths(paths, target.root, target, walkOptions, reading.walkSetup);
-  const collector = await collect(reading, jobs, [target], options, diagnostics);
-  for (const p of missing) collector.warn(toPosix(p), 0, 0, "no such file or directory");
-  return collector.result(started);
+  try {
+    const { jobs, missing, diagnostics } = await expandPaths(paths, target.root, target, walkOptions, reading.walkSetup);
+    const collector = await collect(reading, jobs, [target], options, diagnostics);
+    for (const p of missing) collector.warn(toPosix(p), 0, 0, "no such file or directory");
+    return collector.result(started);
+  } finally {
+    reading.end();
+  }
 }

@@ -121,13 +121,14 @@ async function scanJobs(jobs: FileJobs, cache: ScanCache | null, options: ScanOp
  * Reading while walking (walk-feed.ts), for a scan that reads every file afresh in one go (a
  * command line's or a server's first), not a warm one, nor one held after its walk (afterWalk).
  * A server's too: measured paired, 7 rounds, its spawn → first code reference on the bench
- * tree took 2,334 ms without, 2,157 with (medians).
+ * tree took 2,334 ms without, 2,157 with (medians). With it, V8 optimizes late where allowed
+ * (v8-flags.ts) until `ended` is called (Reading.end).
  */
-function feedFor(options: ScanOptions, cache: ScanCache | null): WalkFeed | null {
+function feedFor(options: ScanOptions, cache: ScanCache | null): { feed: WalkFeed; ended: () => void } | null {
   if (options.parallel === false || options.afterWalk || (cache && !cache.empty)) return null;
-  optimizeLateIfAllowed();
+  const ended = optimizeLateIfAllowed();
   if (options.eagerWorkers) startWorkers();
-  return new WalkFeed(!cache);
+  return { feed: new WalkFeed(!cache), ended };
 }
 
 /** A server's scan (cooperative) lists folders on the thread pool; a command line's on its own thread. */
@@ -138,6 +139,8 @@ function walkSetup(options: ScanOptions, cache: ScanCache | null, feed: WalkFeed
 /** One scan's reading: the walk it feeds, then every job's outcome. */
 export class Reading {
   private readonly feed: WalkFeed | null;
+  /** The scan is done, or failed: V8's defaults again (v8-flags.ts); more calls do nothing. */
+  readonly end: () => void;
   readonly walkSetup: WalkSetup;
 
   /** `walks`: the jobs come from a walk (not pre-commit mode's named files), which may feed the reads. */
@@ -146,7 +149,9 @@ export class Reading {
     private readonly options: ScanOptions,
     walks: boolean,
   ) {
-    this.feed = walks ? feedFor(options, cache) : null;
+    const fed = walks ? feedFor(options, cache) : null;
+    this.feed = fed?.feed ?? null;
+    this.end = fed?.ended ?? (() => {});
     this.walkSetup = walkSetup(options, cache, this.feed);
   }
 
