@@ -238,7 +238,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 // workers started before the walk, which the walk feed now does: read/read-jobs.ts).
 // `SPEKY_WASM_TIERUP=1` keeps V8's default; V8's gc is exposed for memory (heap.ts). JS is
 // optimized late while a scan reads the whole tree afresh (its first, without a cache), then
-// as usual: the first code reference on the bench tree 7-10 % sooner (v8-flags.ts).
+// as usual: the first code reference on the bench tree 5-10 % sooner (v8-flags.ts).
 allowLateOptimization();
 process.exitCode = await main(process.argv.slice(2));
 // Once stdin is closed nothing is left to do: leave even if some library keeps a handle open.

@@ -1,7 +1,8 @@
 // speky-ts's commands never touch the network: none loads Node's modules for a connection over
-// it (http, https, http2, tls; not net nor dgram, which stdio pipes and child_process load). The README's advice rests on it: on Node 20 a hook may run
-// speky with NODE_EXTRA_CA_CERTS unset, since Node 20 reads those certificates at every start.
-// Each command runs as built, with a preload that writes the built-in modules it loaded.
+// it (http, https, http2, tls; not net nor dgram, which stdio pipes and child_process load).
+// The README's advice rests on it: on Node 20 a hook may run speky with NODE_EXTRA_CA_CERTS
+// unset, since Node 20 reads those certificates at every start. Each command runs as built,
+// with a preload that writes the built-in modules it loaded.
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
