@@ -1,6 +1,7 @@
 // The scan's speed as users meet it, paired with `rg -l` of the tag marker over the same files: the
 // manifest scan (`speky scan speky.yaml`, what a project runs) and `speky scan --project`,
-// cold (--no-cache) and warm (cached), each run interleaved with rg and with the other builds
+// cold (--no-cache), warm (cached) and, for the manifest, a first scan (an empty cache folder:
+// every file stamped, the cache written), each run interleaved with rg and with the other builds
 // compared (`npm run bench -- scan --base DIR`: a build of an older commit, e.g. a git worktree
 // after `npm ci`), so that a drift of the shared machine's speed hits every figure alike.
 // Every figure: min and median wall time of the runs, median CPU (user + system, which a
@@ -78,11 +79,15 @@ function nodeStarts(): { name: string; env: NodeJS.ProcessEnv; samples: Sample[]
   return starts;
 }
 
-/** The scans of one tree by one build. */
-function scans(tree: PairTree): { name: string; args: string[]; cwd: string; warm: boolean }[] {
+/**
+ * The scans of one tree by one build. `fresh`: with a cache folder of its own, empty, as a
+ * user's first scan after a clone (the scan then stamps every file and writes the cache).
+ */
+function scans(tree: PairTree): { name: string; args: string[]; cwd: string; warm: boolean; fresh?: boolean }[] {
   const repo = path.join(tree.dir, "repo");
   return [
     { name: "manifest cold", args: ["scan", "--no-cache", "speky.yaml"], cwd: tree.dir, warm: false },
+    { name: "manifest first", args: ["scan", "speky.yaml"], cwd: tree.dir, warm: false, fresh: true },
     { name: "manifest warm", args: ["scan", "speky.yaml"], cwd: tree.dir, warm: true },
     { name: "--project cold", args: ["scan", "--no-cache", "--project", "bench", "."], cwd: repo, warm: false },
     { name: "--project warm", args: ["scan", "--project", "bench", "."], cwd: repo, warm: true },
@@ -104,7 +109,7 @@ export interface PairResult {
 }
 
 /**
- * `runs` rounds; in each, rg once and every build's four scans, the builds' order alternating
+ * `runs` rounds; in each, rg once and every build's five scans, the builds' order alternating
  * from round to round. Each build has a cache folder of its own, primed before the rounds.
  */
 export function pairRuns(tree: PairTree, builds: Build[], runs: number, log: (line: string) => void): PairResult {
@@ -128,7 +133,9 @@ export function pairRuns(tree: PairTree, builds: Build[], runs: number, log: (li
       if (round % 2 === 1) order.reverse();
       for (const k of order) {
         for (const s of scans(tree)) {
-          const r = timed(process.execPath, [builds[k].bin, ...s.args], s.cwd, { SPEKY_CACHE_DIR: caches[k] });
+          const cache = s.fresh ? mkdtempSync(path.join(tmpdir(), "speky-bench-pair-first-")) : caches[k];
+          const r = timed(process.execPath, [builds[k].bin, ...s.args], s.cwd, { SPEKY_CACHE_DIR: cache });
+          if (s.fresh) rmSync(cache, { recursive: true, force: true });
           if (r.status !== 0) throw new Error(`${builds[k].label} speky ${s.args.join(" ")} exited ${r.status}`);
           const kind = s.name.split(" ")[0];
           const out = withoutMs(r.stdout);
