@@ -68,8 +68,8 @@ export interface PairTree {
 
 /**
  * Node's start as every scan meets it, and, when NODE_EXTRA_CA_CERTS is set, without it: Node
- * 20 reads those certificates before the first line of a script (20 against 50 ms on the
- * machine of 2026-12-03); Node 22 and 24 start as fast with it as without.
+ * 20 reads those certificates before the first line of a script (24-30 against 58-84 ms on
+ * the machine of 2026-12-03); Node 22 and 24 start as fast with it as without.
  */
 function nodeStarts(): { name: string; env: NodeJS.ProcessEnv; samples: Sample[] }[] {
   const starts = [{ name: "node -e 0", env: {}, samples: [] as Sample[] }];
