@@ -53,6 +53,16 @@ const STAR = 42;
 const BACKSLASH = 92;
 const NEWLINE = 10;
 const QUOTES = new Set([34, 39, 96]); // " ' `
+const HASH = 35;
+/** A run of characters the braces lexer passes over (sticky: it matches at lastIndex, maybe empty). */
+const ORDINARY = /[^\n/"'`{}]*/y;
+
+/** The index of the first character from `i` on that is not a space or a tab. */
+function firstNonBlank(text: string, i: number): number {
+  let j = i;
+  while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9) j++;
+  return j;
+}
 
 /**
  * The state at every line start up to `to`, from a lexer that knows just enough of the C
@@ -69,6 +79,9 @@ function braceStates(text: string, to: number): LineState[] {
   // Hostile text (a line of `'\'\'...`, thousands of nested braces) must not make this
   // quadratic: past this much scanning, no window.
   let budget = 8 * to + 65_536;
+  // The open braces as the last line start saw them, shared by the lines after it until a
+  // brace opens or closes (states are read, never written): no copy per line.
+  let shared: number[] | null = null;
   /** The index after the literal opened at `i`, `i + 1` when it is none, -1 when it does not close before `to`. */
   const literalEnd = (quote: number): number => {
     if (quote === 34 && text.startsWith('"""', i)) {
@@ -86,10 +99,13 @@ function braceStates(text: string, to: number): LineState[] {
   while (i < to) {
     if (lineStart) {
       if ((budget -= open.length) < 0) break;
-      states.push({ start: i, open: [...open], conditionals });
+      shared ??= [...open];
+      states.push({ start: i, open: shared, conditionals });
       lineStart = false;
-      const directive = /^[ \t]*#[ \t]*(if|endif)/.exec(text.slice(i, i + 40));
-      if (directive) conditionals += directive[1] === "if" ? 1 : -1;
+      if (text.charCodeAt(firstNonBlank(text, i)) === HASH) {
+        const directive = /^[ \t]*#[ \t]*(if|endif)/.exec(text.slice(i, i + 40));
+        if (directive) conditionals += directive[1] === "if" ? 1 : -1;
+      }
     }
     const c = text.charCodeAt(i);
     if (c === NEWLINE) {
@@ -107,9 +123,17 @@ function braceStates(text: string, to: number): LineState[] {
       if (end < 0 || end > to) break;
       i = end === i + 1 ? end : inner(i, end);
     } else {
-      if (c === 123) open.push(i);
-      else if (c === 125) open.pop();
-      i++;
+      if (c === 123) {
+        open.push(i);
+        shared = null;
+      } else if (c === 125) {
+        open.pop();
+        shared = null;
+      }
+      // To the next character this lexer acts on, in one native search (none past the text's end:
+      // `to` may lie beyond it).
+      ORDINARY.lastIndex = i + 1;
+      i = ORDINARY.test(text) ? ORDINARY.lastIndex : to;
     }
   }
   return states;
