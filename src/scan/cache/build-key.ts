@@ -1,5 +1,6 @@
 // Run by `npm run build` after tsc: writes the scan cache's key (cache-key.ts) beside the built
-// scanner, so that no run hashes the grammars and the scanner's code again (31 ms per warm scan).
+// scanner, so that no run from this build hashes the grammars and the scanner's code again (an
+// installed package, whose mtimes npm sets, takes the key from its first cache: cache-key.ts).
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { computeCacheKey, keyFingerprint } from "./cache-key.js";

@@ -107,7 +107,7 @@ export function checkHeader(x: unknown): string | null {
   if (!isObject(x)) return "header is not an object";
   if (x.format !== FORMAT || x.version !== FORMAT_VERSION) return "another format or version";
   if (x.endian !== endianness()) return "written on a machine of another byte order";
-  if (!isString(x.scope) || !isString(x.key) || !isTime(x.started)) return "header fields are invalid";
+  if (!isString(x.scope) || !isString(x.key) || !isString(x.fingerprint) || !isTime(x.started)) return "header fields are invalid";
   return null;
 }
 

@@ -1,9 +1,9 @@
 // The scan cache's file format and its reading (its writing is cache-write.ts; the rows as read
 // are cache-rows.ts; the policy, what to trust and when, is cache.ts).
 //
-// A cache file is three lines: a header (format, version, build key, scope, start time), the
-// body (one JSON object of columns, see Body) and a trailer (row count and an HMAC-SHA256 of
-// header and body made with the user's key, cache-trust.ts). Written to a temporary file then
+// A cache file is three lines: a header (format, version, build key and fingerprint, scope,
+// start time), the body (one JSON object of columns, see Body) and a trailer (row count and an
+// HMAC-SHA256 of header and body made with the user's key, cache-trust.ts). Written to a temporary file then
 // renamed (a crash mid-write leaves the previous cache or none). Read as untrusted input: a
 // regular file (never a link, FIFO or device), ours alone, size-capped, signature checked,
 // then every field validated before use; any failure discards the whole file, with a reason.
@@ -12,7 +12,7 @@ import path from "node:path";
 import { isRefusal, readRegularSync } from "../../fs/safe-read.js";
 import type { FileResult } from "../engine/file.js";
 import { checkBody, checkHeader, checkWalkRow, isCount, isObject, isString, unpackNumbers } from "./cache-check.js";
-import { cacheKey } from "./cache-key.js";
+import { adoptCacheKey, buildFingerprint, cacheKey, knownCacheKey } from "./cache-key.js";
 import { CacheFile, walkId } from "./cache-rows.js";
 import { cacheSigningKey, notOurs } from "./cache-trust.js";
 
@@ -59,6 +59,8 @@ export interface Header {
   /** os.endianness() of the writer: the packed numbers are in its byte order. */
   endian: string;
   key: string;
+  /** The writer's buildFingerprint: a cache from a build of this fingerprint has this build's key. */
+  fingerprint: string;
   scope: string;
   /** Date.now() when the scan that wrote the cache started. */
   started: number;
@@ -114,13 +116,16 @@ export function readCacheFile(file: string, scope: string, note: CacheNote = () 
     const badHeader = checkHeader(header);
     if (badHeader) return refuse(badHeader);
     const h = header as Header;
-    if (h.key !== cacheKey()) return refuse("written by another build of speky-ts");
+    // Known key or same files as the writer's: no hashing (the key is adopted once signed).
+    const sameFiles = knownCacheKey() === null && h.fingerprint === buildFingerprint();
+    if (!sameFiles && h.key !== cacheKey()) return refuse("written by another build of speky-ts");
     if (h.scope !== scope) return refuse("written for another scope");
     const trailer = JSON.parse(text.slice(last + 1, -1)) as unknown;
     if (!isObject(trailer) || !isCount(trailer.entries) || !isString(trailer.mac)) return refuse("trailer is invalid");
     const body = text.slice(first + 1, last);
     const mac = sign(signingKey).update(`${headerLine}\n`).update(body).digest("base64");
     if (!sameMac(mac, trailer.mac)) return refuse("its signature does not verify");
+    if (sameFiles) adoptCacheKey(h.key);
     const parsed = JSON.parse(body) as unknown;
     const badBody = checkBody(parsed, trailer.entries);
     if (badBody) return refuse(badBody);

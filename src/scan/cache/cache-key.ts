@@ -8,9 +8,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { VERSION } from "../../version.js";
 import { GRAMMARS_DIR } from "../grammar/languages.js";
+import { trace } from "../trace.js";
 
 export const FORMAT = "speky-ts-scan-cache";
-export const FORMAT_VERSION = 6;
+export const FORMAT_VERSION = 7;
 
 export function filesOf(dir: string, keep: (name: string) => boolean): string[] {
   try {
@@ -41,6 +42,7 @@ function packageVersion(name: string): string {
 }
 
 let key: string | undefined;
+let fingerprint: string | undefined;
 
 /** Written by `npm run build` beside the built scanner (build-key.ts): the key, computed once per build. */
 const BUILD_KEY_FILE = fileURLToPath(new URL("./build-key.json", import.meta.url));
@@ -85,23 +87,51 @@ export function keyFingerprint(): string {
   return hash.digest("hex");
 }
 
+/** This process's fingerprint of the files the key covers (taken once). */
+export function buildFingerprint(): string {
+  fingerprint ??= keyFingerprint();
+  return fingerprint;
+}
+
 /**
- * The build's key: the one `npm run build` wrote in BUILD_KEY_FILE while the files it covers
- * keep their sizes and mtimes (a warm scan then hashes nothing), else computed.
+ * The build's key when it is known without hashing: taken already, or the one `npm run build`
+ * wrote in BUILD_KEY_FILE while the files it covers keep their sizes and mtimes. Null in an
+ * installed package (npm gives every file its unpacking time as mtime) and after a bare `tsc`.
  */
-export function cacheKey(): string {
+export function knownCacheKey(): string | null {
   if (key) return key;
   try {
     const built = JSON.parse(readFileSync(BUILD_KEY_FILE, "utf8")) as { key?: unknown; fingerprint?: unknown };
-    if (typeof built.key === "string" && /^[0-9a-f]{64}$/.test(built.key) && built.fingerprint === keyFingerprint()) {
-      key = built.key;
-      return key;
-    }
+    if (isKey(built.key) && built.fingerprint === buildFingerprint()) key = built.key;
   } catch {
-    // not built, or running from source: computed below
+    // not built, or running from source
   }
-  key = computeCacheKey();
+  return key ?? null;
+}
+
+const isKey = (x: unknown): x is string => typeof x === "string" && /^[0-9a-f]{64}$/.test(x);
+
+/** The build's key: known (knownCacheKey), else computed by hashing the files it covers. */
+export function cacheKey(): string {
+  key ??= knownCacheKey() ?? hashedKey();
   return key;
+}
+
+function hashedKey(): string {
+  const hashed = computeCacheKey();
+  trace("cache key hashed");
+  return hashed;
+}
+
+/**
+ * Takes `writerKey` for this build's key: the caller has verified the signature of a cache file
+ * written by a build whose fingerprint is this build's (buildFingerprint), so that build's key
+ * is this one's and the files need no hashing. An installed package thus hashes them on its
+ * first scan only (its cache files carry the fingerprint); a key taken already is kept.
+ */
+// speky:speky-ts#CACHE-KEY-INSTALLED
+export function adoptCacheKey(writerKey: string): void {
+  if (isKey(writerKey)) key ??= writerKey;
 }
 
 /** speky-ts version + tree-sitter versions + grammars/ contents + the scanner's code. */

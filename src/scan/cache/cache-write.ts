@@ -6,7 +6,7 @@ import path from "node:path";
 import { compareStrings } from "../../diagnostics.js";
 import type { CacheEntry } from "../read/worker-task.js";
 import { type Header, MAX_CACHE_BYTES, packNumbers, sign, type Trailer, type WalkRow } from "./cache-file.js";
-import { cacheKey, FORMAT, FORMAT_VERSION, filesOf } from "./cache-key.js";
+import { buildFingerprint, cacheKey, FORMAT, FORMAT_VERSION, filesOf } from "./cache-key.js";
 import { type CachedWalk, RowColumns } from "./cache-rows.js";
 import { cacheSigningKey } from "./cache-trust.js";
 
@@ -195,7 +195,15 @@ export function writeCacheFile(
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
   try {
     try {
-      const header: Header = { format: FORMAT, version: FORMAT_VERSION, endian: endianness(), key: cacheKey(), scope, started };
+      const header: Header = {
+        format: FORMAT,
+        version: FORMAT_VERSION,
+        endian: endianness(),
+        key: cacheKey(),
+        fingerprint: buildFingerprint(),
+        scope,
+        started,
+      };
       const headerLine = JSON.stringify(header);
       writeSync(fd, `${headerLine}\n`);
       const body = new ChunkWriter(fd, sign(signingKey).update(`${headerLine}\n`));
