@@ -14,9 +14,10 @@ export const isString = (x: unknown): x is string => typeof x === "string";
 
 /** Fields of an object, each with its test: the first failing one is named. */
 function fields(what: string, tests: Record<string, (x: unknown) => boolean>): Check {
+  const list = Object.entries(tests);
   return (x) => {
     if (!isObject(x)) return `${what} is not an object`;
-    for (const [name, ok] of Object.entries(tests)) if (!ok(x[name])) return `${what}.${name} is invalid`;
+    for (const [name, ok] of list) if (!ok(x[name])) return `${what}.${name} is invalid`;
     return null;
   };
 }
