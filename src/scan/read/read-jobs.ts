@@ -127,8 +127,14 @@ async function scanJobs(jobs: FileJobs, cache: ScanCache | null, options: ScanOp
 function feedFor(options: ScanOptions, cache: ScanCache | null): { feed: WalkFeed; ended: () => void } | null {
   if (options.parallel === false || options.afterWalk || (cache && !cache.empty)) return null;
   const ended = optimizeLateIfAllowed();
-  if (options.eagerWorkers) startWorkers();
-  return { feed: new WalkFeed(!cache), ended };
+  try {
+    if (options.eagerWorkers) startWorkers();
+    return { feed: new WalkFeed(!cache), ended };
+  } catch (err) {
+    // No Reading holds `ended` then: V8's defaults again here, or a server keeps the late flags.
+    ended();
+    throw err;
+  }
 }
 
 /** A server's scan (cooperative) lists folders on the thread pool; a command line's on its own thread. */
