@@ -3,10 +3,11 @@
 //
 // A cache file is three lines: a header (format, version, build key and fingerprint, scope,
 // start time), the body (one JSON object of columns, see Body) and a trailer (row count and an
-// HMAC-SHA256 of header and body made with the user's key, cache-trust.ts). Written to a temporary file then
-// renamed (a crash mid-write leaves the previous cache or none). Read as untrusted input: a
-// regular file (never a link, FIFO or device), ours alone, size-capped, signature checked,
-// then every field validated before use; any failure discards the whole file, with a reason.
+// HMAC-SHA256 of header and body made with the user's key, cache-trust.ts). Written to a
+// temporary file then renamed (a crash mid-write leaves the previous cache or none). Read as
+// untrusted input: a regular file (never a link, FIFO or device), ours alone, size-capped,
+// signature checked, then every field validated before use; any failure discards the whole
+// file, with a reason.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import path from "node:path";
 import { isRefusal, readRegularSync } from "../../fs/safe-read.js";

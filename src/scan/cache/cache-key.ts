@@ -43,6 +43,8 @@ function packageVersion(name: string): string {
 
 let key: string | undefined;
 let fingerprint: string | undefined;
+/** BUILD_KEY_FILE's key where its fingerprint is this build's, else "" (read once per process). */
+let builtKey: string | undefined;
 
 /** Written by `npm run build` beside the built scanner (build-key.ts): the key, computed once per build. */
 const BUILD_KEY_FILE = fileURLToPath(new URL("./build-key.json", import.meta.url));
@@ -100,13 +102,19 @@ export function buildFingerprint(): string {
  */
 export function knownCacheKey(): string | null {
   if (key) return key;
+  builtKey ??= keyOfBuild();
+  if (builtKey) key = builtKey;
+  return key ?? null;
+}
+
+function keyOfBuild(): string {
   try {
     const built = JSON.parse(readFileSync(BUILD_KEY_FILE, "utf8")) as { key?: unknown; fingerprint?: unknown };
-    if (isKey(built.key) && built.fingerprint === buildFingerprint()) key = built.key;
+    if (isKey(built.key) && built.fingerprint === buildFingerprint()) return built.key;
   } catch {
     // not built, or running from source
   }
-  return key ?? null;
+  return "";
 }
 
 const isKey = (x: unknown): x is string => typeof x === "string" && /^[0-9a-f]{64}$/.test(x);
