@@ -2,11 +2,11 @@
 // dates every file when it unpacks it) hashes the key's files on its first scan, then takes the
 // key from its signed cache; an edit of a covered file makes it hash again and drop that cache.
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { RACY_MS } from "../../src/scan/cache/cache.js";
 import { REPO, tempDir } from "../support/process.js";
+import { untilStampsTrusted } from "../support/racy-window.js";
 
 const base = tempDir("speky-cache-key-");
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -38,8 +38,7 @@ describe("the build key of an installed copy", () => {
     write(path.join(tree, "src/a.py"), "# speky:p#R1\ndef a():\n    pass\n");
     for (let i = 0; i < 20; i++) write(path.join(tree, `src/m${i}.py`), `def m${i}():\n    return ${i}\n`);
     // Every stamp older than the cache's racy window: the second scan may trust them.
-    const newest = Math.max(...["src/a.py", "src/m19.py"].map((f) => statSync(path.join(tree, f)).ctimeMs));
-    while (Date.now() <= newest + RACY_MS + 1) await new Promise((r) => setTimeout(r, newest + RACY_MS + 2 - Date.now()));
+    await untilStampsTrusted(["src/a.py", "src/m19.py"].map((f) => path.join(tree, f)));
     const cache = path.join(base, "cache");
     const scan = () => {
       const r = spawnSync(process.execPath, [path.join(pkg, "bin/speky.js"), "scan", "speky.yaml"], {

@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } f
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { RACY_MS } from "../../src/scan/cache/cache.js";
 import { runSpeky } from "../support/process.js";
+import { untilStampsTrusted } from "../support/racy-window.js";
 
 const T = "speky:";
 const base = mkdtempSync(path.join(os.tmpdir(), "speky-cache-cwd-"));
@@ -14,13 +14,6 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 function write(file: string, content: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, content);
-}
-
-/** Until every stamp written so far is older than the cache's racy window: the next scan trusts them. */
-async function settle(files: string[]): Promise<void> {
-  const newest = Math.max(...files.map((f) => statSync(f)).map((st) => Math.max(st.mtimeMs, st.ctimeMs)));
-  const trustedFrom = newest + RACY_MS + 1;
-  while (Date.now() <= trustedFrom) await new Promise((r) => setTimeout(r, trustedFrom + 1 - Date.now()));
 }
 
 describe("a warm scan's stamps, from the manifest's folder and from elsewhere", () => {
@@ -43,7 +36,7 @@ describe("a warm scan's stamps, from the manifest's folder and from elsewhere", 
       const later = `# ${T}p#R2\ndef b():\n    pass\n`;
       write(quiet, `${"#".repeat(later.length - 1)}\n`);
       for (let i = 0; i < 50; i++) write(path.join(tree, `src/many/m${i}.py`), `def m${i}():\n    return ${i}\n`);
-      await settle([quiet, path.join(tree, "src/a.py"), path.join(tree, "src/many/m49.py")]);
+      await untilStampsTrusted([quiet, path.join(tree, "src/a.py"), path.join(tree, "src/many/m49.py")]);
       let trace = "";
       const scan = (...extra: string[]) => {
         const r = runSpeky(["scan", ...extra, way.manifest(tree)], way.cwd(tree), { SPEKY_CACHE_DIR: cache, SPEKY_SCAN_TRACE: "1" });

@@ -19,11 +19,12 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runScan } from "../../src/commands/scan.js";
-import { type CacheRun, cacheDir, RACY_MS } from "../../src/scan/cache/cache.js";
+import { type CacheRun, cacheDir } from "../../src/scan/cache/cache.js";
 import { cacheWritten, scan, scanPaths } from "../../src/scan/scan.js";
 import type { ScanResult } from "../../src/scan/types.js";
 import { REPO } from "../scan/scan-helpers.js";
 import { runSpeky } from "../support/process.js";
+import { untilStampsTrusted } from "../support/racy-window.js";
 
 /** Files enough for a warm scan's stamps to be most of its work (the bench tree has 25,000). */
 const MANY = 4000;
@@ -88,9 +89,7 @@ function cacheFiles(): string[] {
 // speky:speky-ts#TINSTALL-DETERMINISTIC
 async function settle(): Promise<void> {
   // Through links, as a scan stats (a dangling one has no stamp).
-  const stamps = [tree, ...listAll(tree).map((rel) => path.join(tree, rel))].flatMap((p) => statSync(p, { throwIfNoEntry: false }) ?? []);
-  const trustedFrom = Math.max(...stamps.map((st) => Math.max(st.mtimeMs, st.ctimeMs))) + RACY_MS + 1;
-  while (Date.now() <= trustedFrom) await new Promise((r) => setTimeout(r, trustedFrom + 1 - Date.now()));
+  await untilStampsTrusted([tree, ...listAll(tree).map((rel) => path.join(tree, rel))]);
 }
 
 beforeEach(async () => {
