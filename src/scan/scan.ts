@@ -10,6 +10,7 @@
 import path from "node:path";
 import { compareDiagnostics, compareStrings, type Diagnostic, locatedAt } from "../diagnostics.js";
 import { toPosix, withTrailingSep } from "../fs/paths.js";
+import { Turns } from "../turns.js";
 import type { ScanCache } from "./cache/cache.js";
 import { saveLater } from "./cache/cache-save.js";
 import type { FileOutline } from "./engine/spans.js";
@@ -192,7 +193,7 @@ async function replayed(
     throw err;
   }
   if (walked.jobs.length > 0 || walked.diagnostics.length > 0 || (walked.missing?.length ?? 0) > 0) return null;
-  const found = cache.replay(probe);
+  const found = await cache.replay(probe, new Turns(options.cooperative === true));
   if (!found) return null;
   trace(`replayed: ${found.files} files unchanged`);
   options.onProgress?.(0, found.files);

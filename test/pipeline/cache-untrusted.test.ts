@@ -19,6 +19,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { layout } from "../../src/scan/cache/cache-file.js";
 import { SPEKY_BIN, tempDir } from "../support/process.js";
 
 const T = "speky" + ":";
@@ -53,16 +54,43 @@ function cacheFile(): string {
   return path.join(cache, names[0]);
 }
 
-/** The cache file's three lines: header, body, trailer. */
-function lines(file: string): [string, string, string] {
-  const [header, body, trailer] = readFileSync(file, "utf8").split("\n");
-  return [header, body, trailer];
+/** A cache file's parts (src/scan/cache/cache-file.ts, layout): header, stamps, paths, meta line, trailer line. */
+interface Parts {
+  header: { rows: number; pathBytes: number } & Record<string, unknown>;
+  stamps: Buffer;
+  paths: string;
+  meta: string;
+  trailer: string;
+}
+
+function decode(file: string): Parts {
+  const bytes = readFileSync(file);
+  const first = bytes.indexOf(0x0a);
+  const header = JSON.parse(bytes.toString("utf8", 0, first)) as Parts["header"];
+  const { stampsAt, pathsAt, metaAt } = layout(first, header.rows, header.pathBytes);
+  const last = bytes.lastIndexOf(0x0a, bytes.length - 2);
+  return {
+    header,
+    stamps: bytes.subarray(stampsAt, pathsAt),
+    paths: bytes.toString("utf8", pathsAt, metaAt),
+    meta: bytes.toString("utf8", metaAt, last),
+    trailer: bytes.toString("utf8", last + 1, bytes.length - 1),
+  };
+}
+
+/** The bytes a trailer signs: the header line, its padding, the columns and the meta line. */
+function signedPart({ header, stamps, paths, meta }: Omit<Parts, "trailer">): Buffer {
+  const headerLine = Buffer.from(JSON.stringify(header));
+  const pad = Buffer.alloc(layout(headerLine.length, 0, 0).stampsAt - headerLine.length);
+  pad[0] = 0x0a;
+  return Buffer.concat([headerLine, pad, stamps, Buffer.from(paths), Buffer.from(meta)]);
 }
 
 /** A cache file signed with `key` (the user's key: a cache valid in all but what the test spoils). */
-function signed(header: string, body: string, entries: number, key: Buffer): string {
-  const mac = createHmac("sha256", key).update(`${header}\n`).update(body).digest("base64");
-  return `${header}\n${body}\n${JSON.stringify({ entries, mac })}\n`;
+function signed(parts: Omit<Parts, "trailer">, key: Buffer): Buffer {
+  const body = signedPart(parts);
+  const mac = createHmac("sha256", key).update(body).digest("base64");
+  return Buffer.concat([body, Buffer.from(`\n${JSON.stringify({ entries: parts.header.rows, mac })}\n`)]);
 }
 
 const userKey = () => Buffer.from(readFileSync(path.join(cache, "key"), "utf8").trim(), "hex");
@@ -94,20 +122,22 @@ describe("the scan cache is untrusted (issue 12, defect 5)", () => {
   // speky:speky-ts#TCACHE-UNTRUSTED
   it("ignores a cache edited to inject or remove references, its checksum recomputed", () => {
     const file = cacheFile();
-    const [header, body, trailer] = lines(file);
-    const entries = (JSON.parse(trailer) as { entries: number }).entries;
-    const injected = body.replace('"id":"PY1"', '"id":"FAKE"');
-    expect(injected).not.toBe(body);
-    // The old format's checksum (sha256 of the body), and an HMAC with a key that is not the user's.
-    const checksum = createHash("sha256").update(injected).digest("base64");
-    writeFileSync(file, `${header}\n${injected}\n${JSON.stringify({ entries, checksum })}\n`);
+    const parts = decode(file);
+    const injected = { ...parts, meta: parts.meta.replace('"id":"PY1"', '"id":"FAKE"') };
+    expect(injected.meta).not.toBe(parts.meta);
+    // The old format's checksum (sha256 of what is signed), and an HMAC with a key that is not the user's.
+    const checksum = createHash("sha256").update(signedPart(injected)).digest("base64");
+    writeFileSync(
+      file,
+      Buffer.concat([signedPart(injected), Buffer.from(`\n${JSON.stringify({ entries: parts.header.rows, checksum })}\n`)]),
+    );
     expectIgnored(/scan cache .* not used: trailer is invalid/);
-    writeFileSync(file, signed(header, injected, entries, Buffer.alloc(32, 7)));
+    writeFileSync(file, signed(injected, Buffer.alloc(32, 7)));
     expectIgnored(/scan cache .* not used: its signature does not verify/);
     // Removing a reference: the same.
-    const removed = body.replace(/\{"line":2,"column":5,"tag_line":1,"tag_column":3,"project":"p","id":"PY2"[^}]*\}/, "");
-    expect(removed).not.toBe(body);
-    writeFileSync(file, signed(header, removed, entries, Buffer.alloc(32, 7)));
+    const removed = parts.meta.replace(/\{"line":2,"column":5,"tag_line":1,"tag_column":3,"project":"p","id":"PY2"[^}]*\}/, "");
+    expect(removed).not.toBe(parts.meta);
+    writeFileSync(file, signed({ ...parts, meta: removed }, Buffer.alloc(32, 7)));
     expectIgnored(/its signature does not verify/);
   });
 
@@ -147,8 +177,7 @@ describe("the scan cache is untrusted (issue 12, defect 5)", () => {
   // speky:speky-ts#TCACHE-UNTRUSTED
   it("discards a well-formed, signed cache with a field of the wrong type, every run ending well", () => {
     const file = cacheFile();
-    const [header, body, trailer] = lines(file);
-    const entries = (JSON.parse(trailer) as { entries: number }).entries;
+    const parts = decode(file);
     const spoilt: [string, string, RegExp][] = [
       ['"project":"p"', '"project":5', /tag\.project is invalid/],
       [
@@ -157,15 +186,25 @@ describe("the scan cache is untrusted (issue 12, defect 5)", () => {
         /tag is not an object/,
       ],
       ['"language":"python"', '"language":7', /result\.language is invalid/],
-      // Eight more bytes than the rows' stamps take.
-      ['"stamps":"', '"stamps":"AAAAAAAAAAA=', /stamps are invalid/],
     ];
     for (const [from, to, why] of spoilt) {
-      const changed = body.replace(from, to);
-      expect(changed, to).not.toBe(body);
-      writeFileSync(file, signed(header, changed, entries, userKey()));
+      const changed = parts.meta.replace(from, to);
+      expect(changed, to).not.toBe(parts.meta);
+      writeFileSync(file, signed({ ...parts, meta: changed }, userKey()));
       expectIgnored(why);
       // The run wrote a good cache again: the next one uses it.
+      expect(scan().stderr).toBe("");
+    }
+    // Columns that do not fit the header: a row more (its stamp and path missing), the paths' byte count off by one or past the end.
+    const header = decode(file).header;
+    for (const spoilt of [
+      { rows: header.rows + 1 },
+      { pathBytes: header.pathBytes + 1 },
+      { pathBytes: header.pathBytes - 1 },
+      { pathBytes: 1e9 },
+    ]) {
+      writeFileSync(file, signed({ ...decode(file), header: { ...header, ...spoilt } }, userKey()));
+      expectIgnored(/sections are invalid/);
       expect(scan().stderr).toBe("");
     }
   });
@@ -176,15 +215,18 @@ describe("the scan cache is untrusted (issue 12, defect 5)", () => {
     const made = spawnSync("mkfifo", [fifo]);
     expect(made.status).toBe(0);
     const file = cacheFile();
-    const [header, body, trailer] = lines(file);
-    const entries = (JSON.parse(trailer) as { entries: number }).entries;
-    const parsed = JSON.parse(body) as { paths: string; stamps: string; walks: [string, string, number[], ...unknown[]][] };
-    expect(parsed.walks).toHaveLength(1);
-    parsed.paths += `\n${fifo}`;
-    // Its stamp (size, mtime, ctime: three doubles), and a run of one row in the walk's files.
-    parsed.stamps = Buffer.concat([Buffer.from(parsed.stamps, "base64"), Buffer.alloc(24)]).toString("base64");
-    parsed.walks[0][2].push(entries, 1);
-    writeFileSync(file, signed(header, JSON.stringify(parsed), entries + 1, userKey()));
+    const parts = decode(file);
+    const meta = JSON.parse(parts.meta) as { walks: [string, string, number[], ...unknown[]][] };
+    expect(meta.walks).toHaveLength(1);
+    // A row more: its stamp (size, mtime, ctime: three doubles), its path, and a run of one row in the walk's files.
+    const { rows } = parts.header;
+    meta.walks[0][2].push(rows, 1);
+    const paths = `${parts.paths}\n${fifo}`;
+    const header = { ...parts.header, rows: rows + 1, pathBytes: Buffer.byteLength(paths) };
+    writeFileSync(
+      file,
+      signed({ header, stamps: Buffer.concat([parts.stamps, Buffer.alloc(24)]), paths, meta: JSON.stringify(meta) }, userKey()),
+    );
     expectIgnored(/walk of .* not used: it lists a file outside it/);
   });
 
@@ -193,15 +235,14 @@ describe("the scan cache is untrusted (issue 12, defect 5)", () => {
     const fifo = path.join(scratch, "fifo.py");
     expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
     const file = cacheFile();
-    const [header, body, trailer] = lines(file);
-    const entries = (JSON.parse(trailer) as { entries: number }).entries;
+    const parts = decode(file);
     // The FIFO by its absolute path, then by a path relative to the tree: a walk's files that
     // are no row (reached through a link) are a column of their own.
     for (const outside of [fifo, "../fifo.py"]) {
-      const parsed = JSON.parse(body) as { walks: unknown[][] };
-      expect(parsed.walks).toHaveLength(1);
-      parsed.walks[0][6] = outside;
-      writeFileSync(file, signed(header, JSON.stringify(parsed), entries, userKey()));
+      const meta = JSON.parse(parts.meta) as { walks: unknown[][] };
+      expect(meta.walks).toHaveLength(1);
+      meta.walks[0][6] = outside;
+      writeFileSync(file, signed({ ...parts, meta: JSON.stringify(meta) }, userKey()));
       expectIgnored(/walk of .* not used: it lists a file outside it/);
     }
   });

@@ -85,11 +85,9 @@ export function checkWalkRow(
   return { dirKeys, dirStamps, links: links as [string, string][] };
 }
 
-/** Why the body is not a valid Body of `entries` rows, or null. */
-export function checkBody(x: unknown, entries: number): string | null {
-  if (!isObject(x)) return "body is not an object";
-  if (!isString(x.paths)) return "paths are invalid";
-  if (!isString(x.stamps)) return "stamps are invalid";
+/** Why the meta line is not a valid Meta of `entries` rows, or null. */
+export function checkMeta(x: unknown, entries: number): string | null {
+  if (!isObject(x)) return "meta is not an object";
   if (!Array.isArray(x.found)) return "found list is invalid";
   const seen = new Set<number>();
   for (const f of x.found) {
@@ -108,7 +106,16 @@ export function checkHeader(x: unknown): string | null {
   if (!isObject(x)) return "header is not an object";
   if (x.format !== FORMAT || x.version !== FORMAT_VERSION) return "another format or version";
   if (x.endian !== endianness()) return "written on a machine of another byte order";
-  if (!isString(x.scope) || !isString(x.key) || !isString(x.fingerprint) || !isTime(x.started)) return "header fields are invalid";
+  if (
+    !isString(x.scope) ||
+    !isString(x.key) ||
+    !isString(x.fingerprint) ||
+    !isTime(x.started) ||
+    !isCount(x.rows) ||
+    !isCount(x.pathBytes)
+  ) {
+    return "header fields are invalid";
+  }
   return null;
 }
 

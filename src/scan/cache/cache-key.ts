@@ -11,7 +11,7 @@ import { GRAMMARS_DIR } from "../grammar/languages.js";
 import { trace } from "../trace.js";
 
 export const FORMAT = "speky-ts-scan-cache";
-export const FORMAT_VERSION = 7;
+export const FORMAT_VERSION = 8;
 
 export function filesOf(dir: string, keep: (name: string) => boolean): string[] {
   try {

@@ -5,10 +5,12 @@ import type { FileResult } from "../engine/file.js";
 import { StampColumn } from "../read/stamp-column.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
 import type { DirStamp } from "../walk/walk.js";
+import type { PathColumn } from "./path-column.js";
 
 /** A walk as kept between runs: paths as keys (see ScanCache). */
 export interface CachedWalk {
-  files: string[];
+  /** Its files' keys (of a walk read from a cache file: decoded on first use). */
+  readonly files: string[];
   dirs: [key: string, stamp: DirStamp][];
   /** The links it went through: key as walked, key of the real path. */
   links: [abs: string, real: string][];
@@ -16,6 +18,10 @@ export interface CachedWalk {
   runs?: number[];
   /** Read from a cache file, every one of its file keys relative to the base, with no `..` part. */
   plainFiles?: boolean;
+  /** Read from a cache file: how many files, told without their keys. */
+  fileCount?: number;
+  /** Read from a cache file: whether every file key starts with `prefix`, told without the keys. */
+  keysStartWith?(prefix: string): boolean;
   /**
    * A walk that listed: its files' keys one at a time, in the walk's order, none kept (the
    * writer needs only their rows: a million keys held at once took ~40 MB).
@@ -24,6 +30,13 @@ export interface CachedWalk {
 }
 
 export const walkId = (startKey: string, rule: string) => `${startKey}\0${rule}`;
+
+/**
+ * Whether a key can be a line of the cache file's paths (cache-file.ts): no newline, no NUL, and
+ * valid UTF-16 (a lone surrogate would come back from UTF-8 as another name). A file whose key
+ * can't is not cached: read again each run; a walk listing one is not remembered.
+ */
+export const cacheableKey = (key: string) => !/[\n\0\ud800-\udfff]/.test(key) || !/[\n\0]|\p{Cs}/u.test(key);
 
 /** What a lookup of an unchanged file answers: shared, so a warm scan allocates nothing per file. */
 export interface Hit {
@@ -40,9 +53,9 @@ export class CacheFile {
 
   constructor(
     readonly started: number,
-    readonly paths: string[],
+    readonly paths: PathColumn,
     /** size, mtime and ctime of each row. */
-    private readonly stamps: Float64Array,
+    readonly stamps: Float64Array,
     found: [index: number, hash: string, result: FileResult][],
   ) {
     this.found = new Map(found.map(([i, hash, result]) => [i, [hash, { result }]]));
@@ -50,13 +63,44 @@ export class CacheFile {
 
   /** Path key → row, built on first need (a warm scan visits the rows in order: see `row`). */
   get rows(): Map<string, number> {
-    this.index ??= new Map(this.paths.map((p, i) => [p, i]));
+    this.index ??= new Map(this.paths.all().map((p, i) => [p, i]));
     return this.index;
   }
 
   /** The row of `key`, tried first at `guess` (the row after the previous one looked up). */
   row(key: string, guess: number): number | undefined {
-    return this.paths[guess] === key ? guess : this.rows.get(key);
+    return guess < this.paths.length && this.paths.at(guess) === key ? guess : this.rows.get(key);
+  }
+
+  /**
+   * A walk read with this file, its files as row runs (WalkRow) and keys that are no row:
+   * their count and the prefix test told from the runs alone, the keys made on first use.
+   */
+  walk(runs: number[], unrowed: string[], rest: Pick<CachedWalk, "dirs" | "links" | "plainFiles">): CachedWalk {
+    const paths = this.paths;
+    let files: string[] | undefined;
+    let count = unrowed.length;
+    for (let i = 1; i < runs.length; i += 2) count += runs[i];
+    return {
+      ...rest,
+      runs,
+      get files() {
+        if (!files) {
+          const all = paths.all();
+          files = [];
+          for (let i = 0; i < runs.length; i += 2) for (let row = runs[i]; row < runs[i] + runs[i + 1]; row++) files.push(all[row]);
+          files.push(...unrowed);
+        }
+        return files;
+      },
+      fileCount: count,
+      keysStartWith(prefix) {
+        if (!unrowed.every((key) => key.startsWith(prefix))) return false;
+        const bytes = Buffer.from(prefix);
+        for (let i = 0; i < runs.length; i += 2) if (!paths.allStartWith(runs[i], runs[i + 1], bytes)) return false;
+        return true;
+      },
+    };
   }
 
   stamp(row: number): FileStamp {
@@ -100,7 +144,7 @@ export class CacheFile {
 
   /** Every entry by path key (tests and tools; a scan reads rows as needed). */
   entries(): Map<string, CacheEntry> {
-    return new Map(this.paths.map((p, i) => [p, this.entry(i)]));
+    return new Map(this.paths.all().map((p, i) => [p, this.entry(i)]));
   }
 }
 
@@ -120,9 +164,9 @@ export class RowColumns {
     return this.order ? this.order.length : this.keys.length;
   }
 
-  /** A key with a newline or NUL is not cached (the file's paths are one per line). */
+  /** A key that is not cacheableKey is not added. */
   add(key: string, size: number, mtimeMs: number, ctimeMs: number, hash: string | null, result: FileResult | null): void {
-    if (key.includes("\n") || key.includes("\0")) return;
+    if (!cacheableKey(key)) return;
     const i = this.keys.length;
     this.keys.push(key);
     this.stamps.set(i, size, mtimeMs, ctimeMs);

@@ -18,10 +18,10 @@ const pathOfKey = (key: string, prefix: string) => (path.isAbsolute(key) ? key :
 export class PathKeys {
   readonly prefix: string;
   /** The base is the working directory: a relative key names its file as it is. */
-  private readonly baseIsCwd: boolean;
+  readonly keysAsPaths: boolean;
   constructor(base: string) {
     this.prefix = withTrailingSep(base);
-    this.baseIsCwd = isWorkingDirectory(this.prefix);
+    this.keysAsPaths = isWorkingDirectory(this.prefix);
   }
   key(absPath: string): string {
     return absPath.startsWith(this.prefix) ? absPath.slice(this.prefix.length) : absPath;
@@ -36,7 +36,7 @@ export class PathKeys {
    * (265-311 ms instead of 270-335; four paired sets of 21 rounds, two in each order).
    */
   statPath(key: string): string {
-    return this.baseIsCwd && key !== "" ? key : pathOfKey(key, this.prefix);
+    return this.keysAsPaths && key !== "" ? key : pathOfKey(key, this.prefix);
   }
 }
 
@@ -125,7 +125,12 @@ export class CachedWalks implements WalkFilter {
     const relativeUnder =
       startKey !== prefix ? (key: string) => key.startsWith(startKey) : this.keys.prefix.startsWith(prefix) ? () => true : () => false;
     // Most walks start at or under the base, and hold only plain relative keys (told when read).
-    if (walk.plainFiles) return startKey === "" || walk.files.every(relativeUnder);
+    if (walk.plainFiles) {
+      if (startKey === "") return true;
+      // Told on the cache file's bytes when read from one: no key made.
+      if (startKey !== prefix && walk.keysStartWith) return walk.keysStartWith(startKey);
+      return walk.files.every(relativeUnder);
+    }
     for (const key of walk.files) {
       if (!(path.isAbsolute(key) ? key.startsWith(prefix) : relativeUnder(key))) return false;
       if (key.includes("..") && key.split(path.sep).includes("..")) return false;
@@ -169,7 +174,7 @@ export class Probe implements WalkFilter {
     const walk = this.cached.unchangedWalk(start, key);
     if (!walk) this.miss();
     this.walks.push(walk);
-    return { files: [], links: [], reached: walk.files.length };
+    return { files: [], links: [], reached: walk.fileCount ?? walk.files.length };
   }
 
   listed(): void {

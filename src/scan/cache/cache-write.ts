@@ -1,13 +1,13 @@
-// The scan cache's file written (its format and reading: cache-file.ts): the body column by
-// column, in chunks signed on the way, to a private temporary file renamed over the old one.
+// The scan cache's file written (its format and reading: cache-file.ts): column by column, in
+// chunks signed on the way, to a private temporary file renamed over the old one.
 import { closeSync, constants, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { endianness } from "node:os";
 import path from "node:path";
 import { compareStrings } from "../../diagnostics.js";
 import type { CacheEntry } from "../read/worker-task.js";
-import { type Header, MAX_CACHE_BYTES, packNumbers, sign, type Trailer, type WalkRow } from "./cache-file.js";
+import { type Header, layout, MAX_CACHE_BYTES, packNumbers, sign, type Trailer, type WalkRow } from "./cache-file.js";
 import { buildFingerprint, cacheKey, FORMAT, FORMAT_VERSION, filesOf } from "./cache-key.js";
-import { type CachedWalk, RowColumns } from "./cache-rows.js";
+import { type CachedWalk, cacheableKey, RowColumns } from "./cache-rows.js";
 import { cacheSigningKey } from "./cache-trust.js";
 
 /** Temporary files of killed writers are removed after this long. */
@@ -20,10 +20,7 @@ function columns<T>(items: readonly T[], width: number, fill: (item: T, into: Fl
   return values;
 }
 
-/** What JSON.stringify would change in a string: a quote, a backslash, a control character, a surrogate. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** Rows of stamps packed at a time (3 numbers of 8 bytes each: base64 pieces join exactly). */
+/** Rows of stamps written at a time. */
 const STAMP_ROWS = 4096;
 
 /** Rows as runs (see WalkRow), from sorted rows. */
@@ -37,9 +34,11 @@ function toRuns(rows: number[]): number[] {
   return runs;
 }
 
-/** Text to a file descriptor in chunks, signed on the way: no whole copy of the cache in memory. */
+/** Text and bytes to a file descriptor in chunks, signed on the way: no whole copy of the cache in memory. */
 class ChunkWriter {
-  private readonly parts: string[] = [];
+  /** Text written since the last bytes, joined once. */
+  private readonly text: string[] = [];
+  private readonly chunks: Buffer[] = [];
   private length = 0;
   private written = 0;
 
@@ -48,15 +47,28 @@ class ChunkWriter {
     private readonly mac: ReturnType<typeof sign>,
   ) {}
 
-  write(text: string): void {
-    this.parts.push(text);
-    this.length += text.length;
+  write(part: string | Uint8Array): void {
+    if (typeof part === "string") this.text.push(part);
+    else {
+      this.endText();
+      // A copy: the caller reuses its buffer.
+      this.chunks.push(Buffer.from(part));
+    }
+    this.length += part.length;
     if (this.length >= 1 << 16) this.flush();
   }
 
+  private endText(): void {
+    if (this.text.length === 0) return;
+    this.chunks.push(Buffer.from(this.text.join("")));
+    this.text.length = 0;
+  }
+
   flush(): void {
-    const chunk = this.parts.join("");
-    this.parts.length = 0;
+    this.endText();
+    if (this.chunks.length === 0) return;
+    const chunk = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+    this.chunks.length = 0;
     this.length = 0;
     this.mac.update(chunk);
     this.written += writeSync(this.fd, chunk);
@@ -98,24 +110,24 @@ class RowIndex {
   }
 }
 
-/** The body (see Body), written column by column. */
-function writeBody(out: ChunkWriter, rows: RowColumns, walks: Map<string, CachedWalk>): void {
-  out.write('{"paths":"');
-  for (let i = 0; i < rows.length; i++) {
-    const key = rows.key(i);
-    if (i > 0) out.write("\\n");
-    out.write(NEEDS_ESCAPE.test(key) ? JSON.stringify(key).slice(1, -1) : key);
-  }
-  out.write('","stamps":"');
-  // In runs of STAMP_ROWS rows (a multiple of 3 bytes each: their base64 strings join as the
-  // whole column's): no column as long as the cache in memory, nor its base64 copies.
+/** The bytes of the paths' section (see layout): each key's UTF-8 and a newline between them. */
+function pathBytes(rows: RowColumns): number {
+  let bytes = Math.max(0, rows.length - 1);
+  for (let i = 0; i < rows.length; i++) bytes += Buffer.byteLength(rows.key(i));
+  return bytes;
+}
+
+/** The stamps, the paths and the meta line (see layout), after the header line and its padding. */
+function writeColumns(out: ChunkWriter, rows: RowColumns, walks: Map<string, CachedWalk>): void {
+  // In runs of STAMP_ROWS rows: no column as long as the cache in memory.
   const run = new Float64Array(3 * STAMP_ROWS);
   for (let from = 0; from < rows.length; from += STAMP_ROWS) {
     const count = Math.min(STAMP_ROWS, rows.length - from);
     for (let k = 0; k < count; k++) rows.stampInto(from + k, run, 3 * k);
-    out.write(packNumbers(run.subarray(0, 3 * count)));
+    out.write(new Uint8Array(run.buffer, 0, 24 * count));
   }
-  out.write('","found":[');
+  for (let i = 0; i < rows.length; i++) out.write(i === 0 ? rows.key(i) : `\n${rows.key(i)}`);
+  out.write('{"found":[');
   let first = true;
   for (let i = 0; i < rows.length; i++) {
     const found = rows.foundAt(i);
@@ -127,15 +139,14 @@ function writeBody(out: ChunkWriter, rows: RowColumns, walks: Map<string, Cached
   const index = new RowIndex(rows);
   first = true;
   for (const [id, walk] of walks) {
-    // A walk with a newline in a name is walked again next time; its files that are no row
-    // (reached through a link, read under another walk's name) are kept apart.
-    const odd = (key: string) => key.includes("\n") || key.includes("\0");
-    if (walk.dirs.some(([key]) => odd(key)) || walk.links.some((pair) => pair.some(odd))) continue;
+    // A walk with a name the paths' section can't hold is walked again next time; its files
+    // that are no row (reached through a link, read under another walk's name) are kept apart.
+    if (walk.dirs.some(([key]) => !cacheableKey(key)) || walk.links.some((pair) => !pair.every(cacheableKey))) continue;
     const files: number[] = [];
     const unrowed: string[] = [];
     let oddFile = false;
     const visit = (key: string) => {
-      if (odd(key)) oddFile = true;
+      if (!cacheableKey(key)) oddFile = true;
       const row = index.row(key);
       if (row === undefined) unrowed.push(key);
       else files.push(row);
@@ -203,12 +214,18 @@ export function writeCacheFile(
         fingerprint: buildFingerprint(),
         scope,
         started,
+        rows: rows.length,
+        pathBytes: pathBytes(rows),
       };
-      const headerLine = JSON.stringify(header);
-      writeSync(fd, `${headerLine}\n`);
-      const body = new ChunkWriter(fd, sign(signingKey).update(`${headerLine}\n`));
-      writeBody(body, rows, walks);
-      const trailer: Trailer = { entries: rows.length, mac: body.digest() };
+      const headerLine = Buffer.from(JSON.stringify(header));
+      // Its newline, then zeros up to where the stamps start (a multiple of 8: read in place).
+      const padding = Buffer.alloc(layout(headerLine.length, 0, 0).stampsAt - headerLine.length);
+      padding[0] = 0x0a;
+      const out = new ChunkWriter(fd, sign(signingKey));
+      out.write(headerLine);
+      out.write(padding);
+      writeColumns(out, rows, walks);
+      const trailer: Trailer = { entries: rows.length, mac: out.digest() };
       writeSync(fd, `\n${JSON.stringify(trailer)}\n`);
     } finally {
       closeSync(fd);

@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { statStamp } from "../../fs/stamp.js";
 import { relieveHeap } from "../../heap.js";
+import type { Turns } from "../../turns.js";
 import type { FileResult } from "../engine/file.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
 import { cacheDir } from "./cache-dir.js";
@@ -20,21 +21,14 @@ import { type CacheFile, type Hit, RowColumns } from "./cache-rows.js";
 import { prepareCacheDir } from "./cache-trust.js";
 import { CachedWalks, PathKeys, Probe } from "./cache-walks.js";
 import { writeCacheFile } from "./cache-write.js";
+import { rowsUnchanged, trustedStamp } from "./row-check.js";
 
 export { MAX_CACHE_BYTES, readCacheFile } from "./cache-file.js";
 export { cacheKey } from "./cache-key.js";
 export { CacheFile } from "./cache-rows.js";
 export { writeCacheFile } from "./cache-write.js";
 
-/**
- * A file whose mtime or ctime is this close to (or after) the moment the scan that cached it
- * started may have changed again within the same timestamp tick: its content is checked.
- * Kernel timestamps lag the clock by up to a tick (a few ms); file systems that store whole
- * seconds (FAT, some network ones) get the wide window.
- */
-export const RACY_MS = 100;
-const RACY_COARSE_MS = 2000;
-
+export { RACY_MS } from "./row-check.js";
 export { cacheDir };
 
 /** One stamp taken at a time (statStamp writes it here). */
@@ -128,8 +122,7 @@ export class ScanCache {
 
   /** A stamp taken safely before the caching scan started: an equal stamp then means unchanged. */
   private trusted(mtimeMs: number, ctimeMs: number): boolean {
-    const window = mtimeMs % 1000 === 0 && ctimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
-    return Math.max(mtimeMs, ctimeMs) < this.old!.started - window;
+    return trustedStamp(this.old!.started, mtimeMs, ctimeMs);
   }
 
   /** A walk filter for a replay (see `replay`); null when there is nothing to replay. */
@@ -140,11 +133,12 @@ export class ScanCache {
   /**
    * The cached results of an unchanged tree: when the probe's walks (all remembered, none of
    * their folders changed) cover every row of the cache file and no file's stamp changed (the
-   * previous scan saw exactly these files, as they are), the rows holding a result, each with
+   * previous scan saw exactly these files, as they are; row-check.ts, with a turn of the event
+   * loop between chunks of rows when `turns` gives them), the rows holding a result, each with
    * it and its path; the run then keeps the cache as it is. Else null.
    */
   // speky:speky-ts#SCAN-REPLAY
-  replay(probe: Probe): { files: number; results: [absPath: string, result: FileResult][] } | null {
+  async replay(probe: Probe, turns: Turns): Promise<{ files: number; results: [absPath: string, result: FileResult][] } | null> {
     const old = this.old!;
     const rows = old.paths.length;
     const covered = new Uint8Array(rows);
@@ -160,11 +154,18 @@ export class ScanCache {
       }
     }
     if (count !== rows) return null;
-    for (let row = 0; row < rows; row++) if (!this.rowUnchanged(row)) return null;
+    const check = {
+      paths: old.paths,
+      stamps: old.stamps,
+      started: old.started,
+      keysAsPaths: this.keys.keysAsPaths,
+      prefix: this.keys.prefix,
+    };
+    if (!(await rowsUnchanged(check, turns))) return null;
     this.keepAll();
     this.hits = rows;
     this.replayed = true;
-    return { files: rows, results: old.results().map(([row, result]) => [this.keys.absolute(old.paths[row]), result]) };
+    return { files: rows, results: old.results().map(([row, result]) => [this.keys.absolute(old.paths.at(row)), result]) };
   }
 
   /**
@@ -191,13 +192,13 @@ export class ScanCache {
     return { previous: { stamp: old.stamp(row), hash: old.hash(row), entry: () => old.entry(row) } };
   }
 
-  /** Whether the file of `row` still has its cached stamp (size, mtime, ctime), taken safely: then its content is the cached one. */
-  private rowUnchanged(row: number, absPath?: string): boolean {
+  /** Whether the file of `row` (at `absPath`) still has its cached stamp (size, mtime, ctime), taken safely: then its content is the cached one. */
+  private rowUnchanged(row: number, absPath: string): boolean {
     const old = this.old!;
     const mtimeMs = old.mtime(row);
     const ctimeMs = old.ctime(row);
     if (!this.trusted(mtimeMs, ctimeMs)) return false;
-    if (statStamp(absPath ?? this.keys.statPath(old.paths[row]), taken, 0) !== "file") return false;
+    if (statStamp(absPath, taken, 0) !== "file") return false;
     return taken[0] === old.size(row) && taken[1] === mtimeMs && taken[2] === ctimeMs;
   }
 
@@ -239,7 +240,7 @@ export class ScanCache {
     if (old) {
       const replaced = this.recordedKeys!;
       this.kept.forEach((k, row) => {
-        const key = old.paths[row];
+        const key = old.paths.at(row);
         if (k === 1 && !replaced.has(key)) rows.add(key, old.size(row), old.mtime(row), old.ctime(row), old.hash(row), old.result(row));
       });
     }
