@@ -63,8 +63,11 @@ export interface WalkRecord {
  * `key` names the walk with its start: its rule, ignore rules and boundary.
  */
 export interface WalkFilter {
-  /** The walk as remembered, when the filter vouches that nothing it listed changed (then nothing is listed); else null. */
-  remembered(start: string, key: string): RememberedWalk | null;
+  /**
+   * The walk as remembered, when the filter vouches that nothing it listed changed (then nothing
+   * is listed); else null. A promise when telling takes turns of a server's event loop.
+   */
+  remembered(start: string, key: string): RememberedWalk | null | Promise<RememberedWalk | null>;
   /** A walk that listed, with no problem and nothing a stamp could not tell (a loop of links, a folder not listable). */
   listed(start: string, key: string, record: WalkRecord): void;
 }

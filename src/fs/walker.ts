@@ -211,7 +211,7 @@ export class GlobWalker implements Lister {
     const { filter, onFile } = this.setup;
     this.setup.onWalk?.();
     const key = `${rule.key}${options.ignore ? " +ignore" : ""}${options.boundary ? ` in ${options.boundary.roots.join(" | ")}` : ""}`;
-    const remembered = filter?.remembered(start, key);
+    const remembered = await filter?.remembered(start, key);
     if (remembered) {
       const realOf = realPaths(start, startReal, remembered.links);
       const files = remembered.files.map((abs) => ({ abs, real: realOf(abs) }));

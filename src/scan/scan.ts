@@ -10,7 +10,6 @@
 import path from "node:path";
 import { compareDiagnostics, compareStrings, type Diagnostic, locatedAt } from "../diagnostics.js";
 import { toPosix, withTrailingSep } from "../fs/paths.js";
-import { Turns } from "../turns.js";
 import type { ScanCache } from "./cache/cache.js";
 import { saveLater } from "./cache/cache-save.js";
 import type { FileOutline } from "./engine/spans.js";
@@ -193,7 +192,7 @@ async function replayed(
     throw err;
   }
   if (walked.jobs.length > 0 || walked.diagnostics.length > 0 || (walked.missing?.length ?? 0) > 0) return null;
-  const found = await cache.replay(probe, new Turns(options.cooperative === true));
+  const found = await cache.replay(probe);
   if (!found) return null;
   trace(`replayed: ${found.files} files unchanged`);
   options.onProgress?.(0, found.files);
@@ -223,7 +222,8 @@ function commonDirectory(paths: string[]): string {
 async function openCache(options: ScanOptions | PathScanOptions, scope: unknown, base: string, merge: boolean): Promise<ScanCache | null> {
   if (!options.cache) return null;
   const { ScanCache } = await import("./cache/cache.js");
-  const cache = new ScanCache({ scope, base, merge, note: options.cacheNote, saved: options.cacheSaved });
+  const cooperative = "cooperative" in options && options.cooperative === true;
+  const cache = new ScanCache({ scope, base, merge, note: options.cacheNote, saved: options.cacheSaved, cooperative });
   trace("cache file read");
   return cache;
 }

@@ -8,6 +8,7 @@ import path from "node:path";
 import { type DirStamp, MISSING_STAMP, type RememberedWalk, type WalkFilter, type WalkRecord } from "../../fs/globs.js";
 import { withTrailingSep } from "../../fs/paths.js";
 import { statStamp } from "../../fs/stamp.js";
+import type { Turns } from "../../turns.js";
 import type { CacheNote } from "./cache-file.js";
 import { type CachedWalk, type CacheFile, walkId } from "./cache-rows.js";
 
@@ -58,6 +59,9 @@ function isWorkingDirectory(prefix: string): boolean {
 /** One stamp taken at a time (statStamp writes it here). */
 const taken = new Float64Array(3);
 
+/** Folders stat'ed between two turns of a server's event loop (a few ms). */
+const DIRS_PER_TURN = 512;
+
 /** The walks of the cache file read, and those the next one keeps. */
 export class CachedWalks implements WalkFilter {
   /** By walk id: the walks the next cache file keeps. */
@@ -67,12 +71,16 @@ export class CachedWalks implements WalkFilter {
   /** Directories checked by this run: unchanged or not. */
   private readonly dirsChecked = new Map<string, boolean>();
 
-  /** `trusted`: whether a stamp was taken safely before the caching scan started (then an equal one means unchanged). */
+  /**
+   * `trusted`: whether a stamp was taken safely before the caching scan started (then an equal
+   * one means unchanged); `turns`: a server's, taken between chunks of folders stat'ed.
+   */
   constructor(
     private readonly old: CacheFile | null,
     private readonly keys: PathKeys,
     private readonly trusted: (mtimeMs: number, ctimeMs: number) => boolean,
     private readonly note: CacheNote,
+    private readonly turns: Turns,
   ) {}
 
   private dirUnchanged(key: string, stamp: DirStamp): boolean {
@@ -91,8 +99,8 @@ export class CachedWalks implements WalkFilter {
   }
 
   /** A walk of the previous run whose directories are all unchanged (`unchangedWalk`): its files, again. */
-  remembered(start: string, key: string): RememberedWalk | null {
-    const walk = this.unchangedWalk(start, key);
+  async remembered(start: string, key: string): Promise<RememberedWalk | null> {
+    const walk = await this.unchangedWalk(start, key);
     if (!walk) return null;
     const absolute = (key: string) => this.keys.absolute(key);
     return { files: walk.files.map(absolute), links: walk.links.map(([a, r]) => [absolute(a), absolute(r)]) };
@@ -103,7 +111,7 @@ export class CachedWalks implements WalkFilter {
    * under `start`: a walk row naming anything else (a FIFO, /etc/...) was not written by a
    * walk of this start, and is not used.
    */
-  unchangedWalk(start: string, key: string): CachedWalk | null {
+  async unchangedWalk(start: string, key: string): Promise<CachedWalk | null> {
     const id = walkId(this.keys.key(start), key);
     const walk = this.old?.walks.get(id);
     if (!walk) return null;
@@ -111,7 +119,11 @@ export class CachedWalks implements WalkFilter {
       this.note(`scan cache walk of ${start} not used: it lists a file outside it`);
       return null;
     }
-    if (!walk.dirs.every(([key, stamp]) => this.dirUnchanged(key, stamp))) return null;
+    const dirs = walk.dirs;
+    for (let i = 0; i < dirs.length; i++) {
+      if (!this.dirUnchanged(dirs[i][0], dirs[i][1])) return null;
+      if (i % DIRS_PER_TURN === DIRS_PER_TURN - 1) await this.turns.maybeTake();
+    }
     this.next.set(id, walk);
     return walk;
   }
@@ -170,8 +182,8 @@ export class Probe implements WalkFilter {
 
   constructor(private readonly cached: CachedWalks) {}
 
-  remembered(start: string, key: string): RememberedWalk {
-    const walk = this.cached.unchangedWalk(start, key);
+  async remembered(start: string, key: string): Promise<RememberedWalk> {
+    const walk = await this.cached.unchangedWalk(start, key);
     if (!walk) this.miss();
     this.walks.push(walk);
     return { files: [], links: [], reached: walk.fileCount ?? walk.files.length };

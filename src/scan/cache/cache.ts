@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { statStamp } from "../../fs/stamp.js";
 import { relieveHeap } from "../../heap.js";
-import type { Turns } from "../../turns.js";
+import { Turns } from "../../turns.js";
 import type { FileResult } from "../engine/file.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
 import { cacheDir } from "./cache-dir.js";
@@ -46,6 +46,8 @@ export interface ScanCacheOptions {
   note?: CacheNote;
   /** Hears what the run did, once saved (ScanOptions.cacheSaved). */
   saved?: (run: CacheRun) => void;
+  /** A server's scan: its loops over cached folders and files give the event loop turns (ScanOptions.cooperative). */
+  cooperative?: boolean;
 }
 
 /** What a ScanCache did, told when it is saved. */
@@ -94,6 +96,7 @@ export class ScanCache {
   /** Why the cache folder can't be used (then nothing is read nor written), or null. */
   private readonly unusable: string | null;
   private readonly note: CacheNote;
+  private readonly turns: Turns;
 
   constructor(private readonly options: ScanCacheOptions) {
     this.scope = createHash("sha256").update(JSON.stringify(options.scope)).digest("hex");
@@ -106,7 +109,8 @@ export class ScanCache {
     this.old = this.unusable ? null : readCacheFile(this.file, this.scope, this.note);
     this.kept = new Uint8Array(this.old?.paths.length ?? 0);
     this.recordedKeys = this.old ? new Set() : null;
-    this.walks = new CachedWalks(this.old, this.keys, (mtimeMs, ctimeMs) => this.trusted(mtimeMs, ctimeMs), this.note);
+    this.turns = new Turns(options.cooperative === true);
+    this.walks = new CachedWalks(this.old, this.keys, (mtimeMs, ctimeMs) => this.trusted(mtimeMs, ctimeMs), this.note, this.turns);
     if (!this.old) this.changed = true;
     else if (options.merge) {
       // A row read again this run is replaced by its record (see save).
@@ -133,12 +137,12 @@ export class ScanCache {
   /**
    * The cached results of an unchanged tree: when the probe's walks (all remembered, none of
    * their folders changed) cover every row of the cache file and no file's stamp changed (the
-   * previous scan saw exactly these files, as they are; row-check.ts, with a turn of the event
-   * loop between chunks of rows when `turns` gives them), the rows holding a result, each with
-   * it and its path; the run then keeps the cache as it is. Else null.
+   * previous scan saw exactly these files, as they are; row-check.ts, a server's event loop
+   * taking turns between chunks of rows), the rows holding a result, each with it and its path;
+   * the run then keeps the cache as it is. Else null.
    */
   // speky:speky-ts#SCAN-REPLAY
-  async replay(probe: Probe, turns: Turns): Promise<{ files: number; results: [absPath: string, result: FileResult][] } | null> {
+  async replay(probe: Probe): Promise<{ files: number; results: [absPath: string, result: FileResult][] } | null> {
     const old = this.old!;
     const rows = old.paths.length;
     const covered = new Uint8Array(rows);
@@ -161,7 +165,7 @@ export class ScanCache {
       keysAsPaths: this.keys.keysAsPaths,
       prefix: this.keys.prefix,
     };
-    if (!(await rowsUnchanged(check, turns))) return null;
+    if (!(await rowsUnchanged(check, this.turns))) return null;
     this.keepAll();
     this.hits = rows;
     this.replayed = true;
