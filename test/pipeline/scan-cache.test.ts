@@ -70,6 +70,19 @@ async function scanTree(cached: boolean): Promise<ScanResult> {
   return result;
 }
 
+/** MANY more files under many/ (after lib/ and src/ in path order), their stamps settled. */
+async function plantMany(): Promise<void> {
+  for (let i = 0; i < MANY; i++) write(`many/${String(i).padStart(5, "0")}.py`, `def g${i}():\n    return ${i % 10}\n`);
+  await settle();
+}
+
+/** A cached scan of the tree with many/. */
+async function scanMany(): Promise<ScanResult> {
+  const result = await scanPaths("p", ["src", "lib", "many"], tree, { cache: true, ...told });
+  await cacheWritten();
+  return result;
+}
+
 /** Every path under `dir`, dot files included. */
 function listAll(dir: string, rel = ""): string[] {
   return readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => {
@@ -264,13 +277,7 @@ describe("scan cache", () => {
 
   // speky:speky-ts#TSCAN-WARM-MANY
   it("tells changed files among thousands, in-process and through the command line", async () => {
-    for (let i = 0; i < MANY; i++) write(`many/${String(i).padStart(5, "0")}.py`, `def g${i}():\n    return ${i % 10}\n`);
-    await settle();
-    const scanMany = async () => {
-      const result = await scanPaths("p", ["src", "lib", "many"], tree, { cache: true, ...told });
-      await cacheWritten();
-      return result;
-    };
+    await plantMany();
     const files = (await scanMany()).stats.files;
     expect(files).toBeGreaterThan(MANY);
     await scanMany();
@@ -314,13 +321,7 @@ describe("scan cache", () => {
 
   // speky:speky-ts#TSCAN-REPLAY
   it("tells a file changed in place in any chunk of a replay's rows, the first and the last", async () => {
-    for (let i = 0; i < MANY; i++) write(`many/${String(i).padStart(5, "0")}.py`, `def g${i}():\n    return ${i % 10}\n`);
-    await settle();
-    const scanMany = async () => {
-      const result = await scanPaths("p", ["src", "lib", "many"], tree, { cache: true, ...told });
-      await cacheWritten();
-      return result;
-    };
+    await plantMany();
     await scanMany();
     await scanMany();
     expect(lastCacheRun()).toMatchObject({ replayed: true });
