@@ -26,6 +26,20 @@ export class Turns {
   async maybeTake(): Promise<void> {
     if (this.due()) await this.take();
   }
+
+  /**
+   * Whether `test` holds for every index below `count`, stopping at the first that fails; a
+   * turn, if due, after each `chunk` indexes (a server's warm scan stats every cached folder and
+   * file so: on the bench tree one loop held the thread 12-25 and 90-130 ms).
+   */
+  async every(count: number, test: (index: number) => boolean, chunk = 512): Promise<boolean> {
+    for (let from = 0; from < count; from += chunk) {
+      const to = Math.min(count, from + chunk);
+      for (let i = from; i < to; i++) if (!test(i)) return false;
+      await this.maybeTake();
+    }
+    return true;
+  }
 }
 
 /** A Turns that never yields. */

@@ -55,7 +55,7 @@ export class CacheFile {
     readonly started: number,
     readonly paths: PathColumn,
     /** size, mtime and ctime of each row. */
-    readonly stamps: Float64Array,
+    private readonly stamps: Float64Array,
     found: [index: number, hash: string, result: FileResult][],
   ) {
     this.found = new Map(found.map(([i, hash, result]) => [i, [hash, { result }]]));

@@ -19,10 +19,10 @@ const pathOfKey = (key: string, prefix: string) => (path.isAbsolute(key) ? key :
 export class PathKeys {
   readonly prefix: string;
   /** The base is the working directory: a relative key names its file as it is. */
-  readonly keysAsPaths: boolean;
+  private readonly baseIsCwd: boolean;
   constructor(base: string) {
     this.prefix = withTrailingSep(base);
-    this.keysAsPaths = isWorkingDirectory(this.prefix);
+    this.baseIsCwd = isWorkingDirectory(this.prefix);
   }
   key(absPath: string): string {
     return absPath.startsWith(this.prefix) ? absPath.slice(this.prefix.length) : absPath;
@@ -37,7 +37,7 @@ export class PathKeys {
    * (265-311 ms instead of 270-335; four paired sets of 21 rounds, two in each order).
    */
   statPath(key: string): string {
-    return this.keysAsPaths && key !== "" ? key : pathOfKey(key, this.prefix);
+    return this.baseIsCwd && key !== "" ? key : pathOfKey(key, this.prefix);
   }
 }
 
@@ -58,9 +58,6 @@ function isWorkingDirectory(prefix: string): boolean {
 
 /** One stamp taken at a time (statStamp writes it here). */
 const taken = new Float64Array(3);
-
-/** Folders stat'ed between two turns of a server's event loop (a few ms). */
-const DIRS_PER_TURN = 512;
 
 /** The walks of the cache file read, and those the next one keeps. */
 export class CachedWalks implements WalkFilter {
@@ -120,10 +117,7 @@ export class CachedWalks implements WalkFilter {
       return null;
     }
     const dirs = walk.dirs;
-    for (let i = 0; i < dirs.length; i++) {
-      if (!this.dirUnchanged(dirs[i][0], dirs[i][1])) return null;
-      if (i % DIRS_PER_TURN === DIRS_PER_TURN - 1) await this.turns.maybeTake();
-    }
+    if (!(await this.turns.every(dirs.length, (i) => this.dirUnchanged(dirs[i][0], dirs[i][1])))) return null;
     this.next.set(id, walk);
     return walk;
   }

@@ -21,14 +21,21 @@ import { type CacheFile, type Hit, RowColumns } from "./cache-rows.js";
 import { prepareCacheDir } from "./cache-trust.js";
 import { CachedWalks, PathKeys, Probe } from "./cache-walks.js";
 import { writeCacheFile } from "./cache-write.js";
-import { rowsUnchanged, trustedStamp } from "./row-check.js";
 
 export { MAX_CACHE_BYTES, readCacheFile } from "./cache-file.js";
 export { cacheKey } from "./cache-key.js";
 export { CacheFile } from "./cache-rows.js";
 export { writeCacheFile } from "./cache-write.js";
 
-export { RACY_MS } from "./row-check.js";
+/**
+ * A file whose mtime or ctime is this close to (or after) the moment the scan that cached it
+ * started may have changed again within the same timestamp tick: its content is checked.
+ * Kernel timestamps lag the clock by up to a tick (a few ms); file systems that store whole
+ * seconds (FAT, some network ones) get the wide window.
+ */
+export const RACY_MS = 100;
+const RACY_COARSE_MS = 2000;
+
 export { cacheDir };
 
 /** One stamp taken at a time (statStamp writes it here). */
@@ -126,7 +133,8 @@ export class ScanCache {
 
   /** A stamp taken safely before the caching scan started: an equal stamp then means unchanged. */
   private trusted(mtimeMs: number, ctimeMs: number): boolean {
-    return trustedStamp(this.old!.started, mtimeMs, ctimeMs);
+    const window = mtimeMs % 1000 === 0 && ctimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
+    return Math.max(mtimeMs, ctimeMs) < this.old!.started - window;
   }
 
   /** A walk filter for a replay (see `replay`); null when there is nothing to replay. */
@@ -137,9 +145,9 @@ export class ScanCache {
   /**
    * The cached results of an unchanged tree: when the probe's walks (all remembered, none of
    * their folders changed) cover every row of the cache file and no file's stamp changed (the
-   * previous scan saw exactly these files, as they are; row-check.ts, a server's event loop
-   * taking turns between chunks of rows), the rows holding a result, each with it and its path;
-   * the run then keeps the cache as it is. Else null.
+   * previous scan saw exactly these files, as they are; a server's event loop takes turns
+   * between chunks of rows), the rows holding a result, each with it and its path; the run
+   * then keeps the cache as it is. Else null.
    */
   // speky:speky-ts#SCAN-REPLAY
   async replay(probe: Probe): Promise<{ files: number; results: [absPath: string, result: FileResult][] } | null> {
@@ -158,14 +166,7 @@ export class ScanCache {
       }
     }
     if (count !== rows) return null;
-    const check = {
-      paths: old.paths,
-      stamps: old.stamps,
-      started: old.started,
-      keysAsPaths: this.keys.keysAsPaths,
-      prefix: this.keys.prefix,
-    };
-    if (!(await rowsUnchanged(check, this.turns))) return null;
+    if (!(await this.turns.every(rows, (row) => this.rowUnchanged(row)))) return null;
     this.keepAll();
     this.hits = rows;
     this.replayed = true;
@@ -196,13 +197,13 @@ export class ScanCache {
     return { previous: { stamp: old.stamp(row), hash: old.hash(row), entry: () => old.entry(row) } };
   }
 
-  /** Whether the file of `row` (at `absPath`) still has its cached stamp (size, mtime, ctime), taken safely: then its content is the cached one. */
-  private rowUnchanged(row: number, absPath: string): boolean {
+  /** Whether the file of `row` still has its cached stamp (size, mtime, ctime), taken safely: then its content is the cached one. */
+  private rowUnchanged(row: number, absPath?: string): boolean {
     const old = this.old!;
     const mtimeMs = old.mtime(row);
     const ctimeMs = old.ctime(row);
     if (!this.trusted(mtimeMs, ctimeMs)) return false;
-    if (statStamp(absPath, taken, 0) !== "file") return false;
+    if (statStamp(absPath ?? this.keys.statPath(old.paths.at(row)), taken, 0) !== "file") return false;
     return taken[0] === old.size(row) && taken[1] === mtimeMs && taken[2] === ctimeMs;
   }
 
