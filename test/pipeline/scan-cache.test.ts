@@ -372,11 +372,12 @@ describe("scan cache", () => {
     expect(strip(result)).toBe(strip(await scanTree(false)));
   });
 
-  it("replays files whose names JSON escapes (a quote, a backslash, a control character)", async () => {
-    for (const name of ['q"uote', "back\\slash", "ctl\u0001x", "tab\tx"]) write(`src/${name}.py`, "# speky:p#ODD\ndef odd():\n    pass\n");
+  it("replays files whose names JSON escapes (a quote, a backslash, a control character) or are not ASCII", async () => {
+    const names = ['q"uote', "back\\slash", "ctl\u0001x", "tab\tx", "café", "日本", "smile-\u{1F600}"];
+    for (const name of names) write(`src/${name}.py`, "# speky:p#ODD\ndef odd():\n    pass\n");
     await settle();
     const fresh = strip(await scanTree(false));
-    expect(fresh.match(/"ODD"/g)).toHaveLength(4);
+    expect(fresh.match(/"ODD"/g)).toHaveLength(names.length);
     await scanTree(true);
     expect(lastCacheRun()).toMatchObject({ written: true });
     await settle();

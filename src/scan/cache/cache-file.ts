@@ -22,7 +22,7 @@ import { checkHeader, checkMeta, checkWalkRow, isObject, isString } from "./cach
 import { adoptCacheKey, buildFingerprint, cacheKey, knownCacheKey } from "./cache-key.js";
 import { CacheFile, walkId } from "./cache-rows.js";
 import { cacheSigningKey, notOurs } from "./cache-trust.js";
-import { PathColumn } from "./path-column.js";
+import { PathColumn, plainPaths } from "./path-column.js";
 
 /**
  * A cache file larger than this is neither read nor written: about 300,000 files' worth (the
@@ -101,9 +101,6 @@ function sameMac(a: string, b: string): boolean {
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
-
-/** Whether no path of a list (one per line) is absolute or has a `..` part: one test of the whole list. */
-const plainPaths = (lines: string) => path.sep === "/" && !/(?:^|\n)\/|(?:^|\n|\/)\.\.(?:\/|\n|$)/.test(lines);
 
 /** Why a cache file was not used (for --verbose); silent for a cache not written yet. */
 export type CacheNote = (why: string) => void;

@@ -96,8 +96,7 @@ export class CacheFile {
       fileCount: count,
       keysStartWith(prefix) {
         if (!unrowed.every((key) => key.startsWith(prefix))) return false;
-        const bytes = Buffer.from(prefix);
-        for (let i = 0; i < runs.length; i += 2) if (!paths.allStartWith(runs[i], runs[i + 1], bytes)) return false;
+        for (let i = 0; i < runs.length; i += 2) if (!paths.allStartWith(runs[i], runs[i + 1], prefix)) return false;
         return true;
       },
     };
