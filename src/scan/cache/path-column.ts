@@ -4,7 +4,8 @@
 // of a whole split live as long as the scan (on a VM each fresh 4 KB page of memory costs a fault
 // of ~10 µs). One string rather than the bytes: finding the lines and slicing them stays in
 // JavaScript (a Buffer's indexOf and toString cross into C++ per call), and the bench tree's
-// 25,402 paths were found and sliced in 14 ms instead of 26-36 (fresh processes, 2026-12-04).
+// 25,402 paths were found and sliced in 13-17 ms instead of 27-33 (3 fresh processes each,
+// 2026-12-04).
 import { isAscii, isUtf8 } from "node:buffer";
 
 /** Whether no path of a list (one per line) is absolute or has a `..` part (`/` separators): one test of the whole list. */
