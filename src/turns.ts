@@ -2,24 +2,25 @@
 // they give the event loop a turn every few milliseconds, so that requests keep being answered
 // meanwhile. The check is synchronous and cheap; only a due turn costs an await (a macrotask, so
 // I/O callbacks run).
+import { nowMs } from "./clock.js";
 
 /** Longest stretch of loop work between two turns of the event loop. */
 const SLICE_MS = 8;
 
 export class Turns {
-  private last = performance.now();
+  private last = nowMs();
 
   /** @param enabled false: never yields (the CLI, which has nothing else to do meanwhile). */
   constructor(private readonly enabled: boolean) {}
 
   /** True when the loop has run a slice: then `await turns.take()`. */
   due(): boolean {
-    return this.enabled && performance.now() - this.last >= SLICE_MS;
+    return this.enabled && nowMs() - this.last >= SLICE_MS;
   }
 
   async take(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
-    this.last = performance.now();
+    this.last = nowMs();
   }
 
   /** A turn if one is due. */

@@ -8,6 +8,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { flag, formatOptions, HELP_OPTION, listOption, type OptionSpec, parseArgs, UsageError } from "../cli/args.js";
 import { RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
+import { nowMs } from "../clock.js";
 import { escapeControl, formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { holdScanUntil } from "../live/hold-scan.js";
 import { LiveModel } from "../live/live-model.js";
@@ -96,7 +97,7 @@ function logScan(model: Model, log: Logger): void {
 }
 
 async function load(invocation: Invocation, log: Logger, scanAfter: Promise<void>): Promise<LiveModel | null> {
-  const started = performance.now();
+  const started = nowMs();
   const { live, diagnostics } = await LiveModel.open(
     invocation.paths,
     {
@@ -111,14 +112,14 @@ async function load(invocation: Invocation, log: Logger, scanAfter: Promise<void
   for (const d of diagnostics) log.diagnostic(d);
   if (!live || hasErrors(diagnostics)) return null;
   const model = live.current;
-  const ms = Math.round(performance.now() - started);
+  const ms = Math.round(nowMs() - started);
   log.info(
     `loaded ${plural(model.requirementIds.length, "requirement")} and ${plural(model.testIds.length, "test")} in ${ms} ms; ` +
       "serving on stdio, scanning the code sources",
   );
   live.once("scanned", (scanned) => {
     for (const d of scanned.scanDiagnostics) log.diagnostic(d);
-    const total = Math.round(performance.now() - started);
+    const total = Math.round(nowMs() - started);
     log.info(`loaded ${counts(scanned)}; scan done ${total} ms after start`);
     logScan(scanned, log);
   });

@@ -3,6 +3,7 @@
 // notifications/progress when the request asked for them (a progressToken); after a bound
 // they answer with what is known, marked partial in `_meta`, never silently incomplete.
 import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import { nowMs } from "../clock.js";
 import type { LiveState } from "../live/state.js";
 
 /** `_meta` key of the note carried by an answer given before the first scan was done. */
@@ -57,9 +58,9 @@ export async function awaitScan(getState: () => LiveState, context: WaitContext,
   let lastAt = 0;
   const send = () => {
     if (token === undefined || !context.sendNotification || progress.done <= lastSent) return;
-    if (lastSent >= 0 && performance.now() - lastAt < PROGRESS_EVERY_MS) return;
+    if (lastSent >= 0 && nowMs() - lastAt < PROGRESS_EVERY_MS) return;
     lastSent = progress.done;
-    lastAt = performance.now();
+    lastAt = nowMs();
     const params = {
       progressToken: token,
       progress: progress.done,

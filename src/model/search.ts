@@ -1,5 +1,6 @@
 // Ranked full-text search over the specs ("is there already a requirement about timeouts?").
 // BM25 over weighted fields; the index is built once per model, on first use.
+import { nowMs } from "../clock.js";
 import { compareStrings } from "../diagnostics.js";
 import { ownString } from "../loader/own-strings.js";
 import type { Item } from "../loader/types.js";
@@ -193,15 +194,15 @@ let prepared: { specs: Model["specs"]; key: string; ranked: Ranked } | null = nu
  */
 export async function searchTextReady(model: Model, query: string, kind?: Item["kind"]): Promise<void> {
   const steps = rankSteps(model, query, kind);
-  let slice = performance.now();
+  let slice = nowMs();
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) {
       prepared = { specs: model.specs, key: `${kind ?? ""}\0${query}`, ranked: step.value };
       return;
     }
-    if (performance.now() - slice >= SLICE_MS) {
+    if (nowMs() - slice >= SLICE_MS) {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      slice = performance.now();
+      slice = nowMs();
     }
   }
 }

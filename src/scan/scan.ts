@@ -8,6 +8,7 @@
 // (read/pool.ts) → merge in file order, so the output is the same however it ran.
 
 import path from "node:path";
+import { nowMs } from "../clock.js";
 import { compareDiagnostics, compareStrings, type Diagnostic, locatedAt } from "../diagnostics.js";
 import { toPosix, withTrailingSep } from "../fs/paths.js";
 import type { ScanCache } from "./cache/cache.js";
@@ -125,7 +126,7 @@ class Collector {
         files: this.files,
         files_with_tags: this.filesWithTags,
         tags: this.tags,
-        ms: Math.round(performance.now() - started),
+        ms: Math.round(nowMs() - started),
       },
     };
   }
@@ -239,7 +240,7 @@ async function read(cache: ScanCache | null, options: ScanOptions, walks: boolea
 
 /** Scans the targets' code sources; a file matched by several targets is scanned once. */
 export async function scan(targets: ScanTarget[], options: ScanOptions = {}): Promise<ScanResult> {
-  const started = performance.now();
+  const started = nowMs();
   trace("start");
   const scope = { targets: targets.map((t) => [t.root, t.patterns]).sort((a, b) => compareStrings(JSON.stringify(a), JSON.stringify(b))) };
   const cache = await openCache(options, scope, targets[0]?.root ?? process.cwd(), options.onlyFiles !== undefined);
@@ -264,7 +265,7 @@ export async function scanPaths(
   cwd: string = process.cwd(),
   options: PathScanOptions = {},
 ): Promise<ScanResult> {
-  const started = performance.now();
+  const started = nowMs();
   trace("start");
   const target: ScanTarget = { project, root: path.resolve(cwd), patterns: [] };
   const cache = await openCache(

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { Language, Parser, Query, type Range, type Tree } from "web-tree-sitter";
+import { nowMs } from "../../clock.js";
 import { GRAMMARS_DIR, type LanguageRow, languageRow, languageTable, wasmPath } from "./languages.js";
 import { countTrap } from "./traps.js";
 
@@ -192,12 +193,12 @@ export class GrammarFailure extends Error {}
  * gets a fresh Parser for the next file (its state after a trap can't be trusted).
  */
 export function parseBounded(lang: LoadedLanguage, text: string, boundMs: number, includedRanges?: Range[]): Tree {
-  const started = performance.now();
+  const started = nowMs();
   let cancelled = false;
   let tree: Tree | null;
   try {
     tree = lang.parser.parse(text, null, {
-      progressCallback: () => (cancelled ||= performance.now() - started >= boundMs),
+      progressCallback: () => (cancelled ||= nowMs() - started >= boundMs),
       includedRanges,
     });
   } catch (err) {

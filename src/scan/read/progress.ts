@@ -1,5 +1,7 @@
 // A progress line on stderr for a scan that takes more than a second, on a terminal only:
 // silent in pipes, CI logs, and under an MCP client.
+
+import { nowMs } from "../../clock.js";
 import { grouped } from "../../quote.js";
 
 const DELAY_MS = 1000;
@@ -9,7 +11,7 @@ export class Progress {
   private done = 0;
   private shown = false;
   private readonly timer: NodeJS.Timeout | undefined;
-  private readonly started = performance.now();
+  private readonly started = nowMs();
 
   constructor(
     private readonly total: number,
@@ -26,7 +28,7 @@ export class Progress {
   private drawn = -1;
 
   private draw(): void {
-    if (performance.now() - this.started < DELAY_MS || this.done === this.drawn) return;
+    if (nowMs() - this.started < DELAY_MS || this.done === this.drawn) return;
     this.shown = true;
     this.drawn = this.done;
     const percent = Math.floor((100 * this.done) / this.total);
