@@ -3,6 +3,7 @@
 // or internal error).
 
 import { COMMANDS, loadCommands } from "../commands/index.js";
+import { exitOnceDone } from "../commands/one-shot.js";
 import { escapeControl } from "../diagnostics.js";
 import { quote } from "../quote.js";
 import { VERSION } from "../version.js";
@@ -95,3 +96,4 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 await main(process.argv.slice(2));
+await exitOnceDone();

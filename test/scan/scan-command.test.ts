@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO, runSpeky, tempDir } from "../support/process.js";
+import { REPO, runSpeky, SPEKY_BIN, tempDir } from "../support/process.js";
 
 const TREE = path.join(REPO, "fixtures/check/tree");
 // The one field that differs from run to run: wall time.
@@ -70,6 +71,37 @@ describe("speky scan", () => {
     expect(json.diagnostics).toEqual([
       { file: "src/bad.py", line: 7, column: 14, severity: "warning", message: "tag in a string literal is not a tag" },
     ]);
+  });
+
+  // speky:speky-ts#TSCAN-ONE-SHOT-EXIT
+  it("hands all of a large output to a reader that waits, and writes its cache, before it exits", async () => {
+    // 1,500 tagged functions: about 400 KB of JSON, six times what a pipe holds.
+    const count = 1500;
+    const tree = tempDir();
+    const cache = tempDir("speky-cache-");
+    const ids = Array.from({ length: count }, (_, i) => `BIG-${String(i).padStart(4, "0")}`);
+    writeFileSync(path.join(tree, "speky.yaml"), "kind: project\nname: big\nfiles: [reqs.yaml]\ncode_sources: [src.py]\n");
+    writeFileSync(
+      path.join(tree, "reqs.yaml"),
+      `kind: requirements\ncategory: big\nrequirements:\n${ids.map((id) => `  - id: ${id}\n    long: ${id}.\n`).join("")}`,
+    );
+    writeFileSync(path.join(tree, "src.py"), ids.map((id, i) => `# speky:big#${id}\ndef f${i}():\n    pass\n\n`).join(""));
+    const child = spawn(process.execPath, [SPEKY_BIN, "scan", "speky.yaml"], {
+      cwd: tree,
+      env: { ...process.env, SPEKY_CACHE_DIR: cache },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    // Nothing is read until the scan is blocked on a full pipe (its stderr says nothing meanwhile).
+    child.stdout.pause();
+    const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    child.stdout.resume();
+    expect(await exited).toBe(0);
+    const output = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { references: { id: string }[] };
+    expect(output.references.map((r) => r.id)).toEqual(ids);
+    expect(readdirSync(cache).filter((name) => name.startsWith("scan-"))).toHaveLength(1);
   });
 
   it("exits 1 with the loader's messages when the specs are invalid", () => {
