@@ -9,6 +9,7 @@ import { quote } from "../quote.js";
 import { VERSION } from "../version.js";
 import { CommandError, flag, parseArgs, UsageError } from "./args.js";
 import { type Command, commandHelp, commandOptions } from "./command.js";
+import { fileErrorReason } from "./file-error.js";
 
 const PROGRAM = "speky";
 
@@ -72,9 +73,14 @@ const context = () => ({
 
 export async function main(argv: string[]): Promise<void> {
   // The reader went away (`speky check | head`): nothing is left to say to it; leave quietly
-  // with the exit code so far rather than die on an unhandled EPIPE.
+  // with the exit code so far rather than die on an unhandled EPIPE. Any other failure to
+  // write the output (a full disk) is said in one line, exit 2.
+  // speky:speky-ts#INSTALL-OUTPUT-ERROR
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") throw error;
+    if (error.code !== "EPIPE") {
+      process.stderr.write(`${PROGRAM}: cannot write the output: ${escapeControl(fileErrorReason(error))}\n`);
+      process.exitCode = 2;
+    }
     process.exit();
   });
   try {

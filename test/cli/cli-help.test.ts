@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseArgs, UsageError } from "../../src/cli/args.js";
@@ -162,5 +162,26 @@ describe("output files", () => {
     const written = path.join(dir, "refs.json");
     expect(runSpeky(["scan", "--project", "p", "--no-cache", "fixtures/check/tree", "--output", written]).status).toBe(0);
     expect(existsSync(written)).toBe(true);
+  });
+
+  it.skipIf(!existsSync("/dev/full"))("reports standard output on a full disk as one line, exit 2, without a stack", () => {
+    // /dev/full: every write fails with ENOSPC.
+    const full = openSync("/dev/full", "w");
+    try {
+      for (const args of [
+        ["scan", "speky.yaml"],
+        ["check", "speky.yaml", "--format", "json"],
+      ]) {
+        const r = spawnSync(process.execPath, [path.join(REPO, "bin/speky.js"), ...args], {
+          cwd: path.join(REPO, "fixtures/check/tree"),
+          stdio: ["ignore", full, "pipe"],
+          encoding: "utf8",
+        });
+        expect(r.stderr).toBe("speky: cannot write the output: no space left on device\n");
+        expect(r.status).toBe(2);
+      }
+    } finally {
+      closeSync(full);
+    }
   });
 });
