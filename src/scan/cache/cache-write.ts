@@ -145,11 +145,12 @@ function writeColumns(out: ChunkWriter, rows: RowColumns, walks: Map<string, Cac
     const files: number[] = [];
     const unrowed: string[] = [];
     let oddFile = false;
+    // A row's key was told cacheable when it was added (RowColumns.add): only the others are.
     const visit = (key: string) => {
-      if (!cacheableKey(key)) oddFile = true;
       const row = index.row(key);
-      if (row === undefined) unrowed.push(key);
-      else files.push(row);
+      if (row !== undefined) files.push(row);
+      else if (cacheableKey(key)) unrowed.push(key);
+      else oddFile = true;
     };
     if (walk.eachFile) walk.eachFile(visit);
     else walk.files.forEach(visit);
