@@ -386,6 +386,19 @@ describe("scan cache", () => {
     expect(lastCacheRun()).toMatchObject({ replayed: true, misses: 0 });
   });
 
+  it("reads a file whose name the cache's paths can't hold (a newline) on every run, and never replays over it", async () => {
+    write("src/new\nline.py", "# speky:p#ODD\ndef odd():\n    pass\n");
+    await settle();
+    const fresh = strip(await scanTree(false));
+    expect(fresh.match(/"ODD"/g)).toHaveLength(1);
+    await scanTree(true);
+    expect(lastCacheRun()).toMatchObject({ written: true });
+    await settle();
+    // Its walk is not remembered: listed again, the file read again, the rest from the cache.
+    expect(strip(await scanTree(true))).toBe(fresh);
+    expect(lastCacheRun()).toMatchObject({ replayed: false, misses: 1 });
+  });
+
   it("reuses the parse of a touched file whose content is the same", async () => {
     const files = (await scanTree(true)).stats.files;
     const later = new Date(Date.now() + 5000);
