@@ -1,34 +1,58 @@
 // Suites run the built binaries (dist/): build once before any of them. `npm test` already
 // built in its pretest step (where a type error fails the run), so a run started by it skips this.
-// Every suite's scans cache into one temporary folder, never the user's ~/.cache/speky-ts: the
-// variable is set here, before the workers (and the processes they spawn) inherit it.
+// The suites run with a home of their own (HOME and XDG_CACHE_HOME under one temporary folder),
+// set here before the workers, and the processes they spawn, inherit it: nothing of the user's
+// home is written, and the guard below watches that home, never the real one, so another program
+// writing the user's ~/.cache while the suites run can't fail them. Every scan caches into
+// SPEKY_CACHE_DIR; a file appearing in the suites' own ~/.cache/speky-ts means a process ignored it.
+// Copied into the suites' home: the user's git identity (tests commit) and npm settings (tests
+// install); npm's download cache stays the user's (npm_config_cache), so a run downloads nothing twice.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The user's own cache folder, as src/scan/cache/cache-dir.ts finds it without SPEKY_CACHE_DIR. */
-const userCache = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "speky-ts");
-const listing = () => {
-  try {
-    return readdirSync(userCache).sort();
-  } catch {
-    return [];
+/** The suites' own home, with what the user's gives the tools the suites drive. */
+function suiteHome(root: string): string {
+  const realHome = os.homedir();
+  const home = path.join(root, "home");
+  mkdirSync(path.join(home, ".cache"), { recursive: true });
+  for (const file of [".gitconfig", ".npmrc"]) {
+    const from = path.join(realHome, file);
+    if (existsSync(from)) copyFileSync(from, path.join(home, file));
   }
-};
+  if (!process.env.npm_config_cache) {
+    const cache = spawnSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).stdout?.trim();
+    process.env.npm_config_cache = cache || path.join(realHome, ".npm");
+  }
+  return home;
+}
 
 export default function setup(): () => void {
-  const cacheDir = mkdtempSync(path.join(os.tmpdir(), "speky-test-cache-"));
+  const root = mkdtempSync(path.join(os.tmpdir(), "speky-test-"));
+  const cacheDir = path.join(root, "scan-cache");
+  mkdirSync(cacheDir);
+  const home = suiteHome(root);
   process.env.SPEKY_CACHE_DIR = cacheDir;
+  process.env.HOME = home;
+  process.env.XDG_CACHE_HOME = path.join(home, ".cache");
+  /** What src/scan/cache/cache-dir.ts would use without SPEKY_CACHE_DIR, in the suites' home. */
+  const userCache = path.join(home, ".cache", "speky-ts");
+  const listing = () => {
+    try {
+      return readdirSync(userCache).sort();
+    } catch {
+      return [];
+    }
+  };
   // `speky check --format github` names files from $GITHUB_WORKSPACE when set: suites run in a
   // GitHub job get the same output as anywhere (a test that wants it sets it).
   delete process.env.GITHUB_WORKSPACE;
-  const before = new Set(listing());
   const teardown = () => {
-    rmSync(cacheDir, { recursive: true, force: true });
-    // The guarantee itself: a run that wrote the user's cache fails, naming what it wrote.
-    const written = listing().filter((f) => !before.has(f));
+    // The guarantee itself: a run whose processes wrote the home cache fails, naming what they wrote.
+    const written = listing();
+    rmSync(root, { recursive: true, force: true });
     if (written.length > 0)
       throw new Error(`the suites wrote ${written.length} files into ${userCache}: ${written.slice(0, 5).join(", ")}`);
   };

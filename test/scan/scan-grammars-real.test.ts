@@ -4,6 +4,7 @@
 // files of fixtures/grammars/. Any runtime error from a grammar fails. A grammar that fails
 // or runs past the parse bound costs a file its symbols, never its tags.
 import { readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Parser } from "web-tree-sitter";
@@ -23,7 +24,8 @@ import { REPO } from "./scan-helpers.js";
 const WRITTEN = path.join(REPO, "fixtures/grammars");
 /** Per language and folder: the files the test takes from the machine. */
 const PER_LANGUAGE = 20;
-const HOME = process.env.HOME ?? "/root";
+/** The user's real home (the suites run with HOME set to their own, test/global-setup.ts): only read. */
+const HOME = os.userInfo().homedir;
 
 /** Where this machine keeps real code, and what marks a file that reaches the external scanner. */
 const MACHINE: { root: string; content: RegExp }[] = [
