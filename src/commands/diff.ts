@@ -1,5 +1,5 @@
 // `speky diff BASE [HEAD] [PATH...]`: what a change did to the specification (contract:
-// changes.md). The logic is src/diff; this is the command line: arguments, formats, exit codes.
+// docs/changes.md). The logic is src/diff; this is the command line: arguments, formats, exit codes.
 import { statSync } from "node:fs";
 import path from "node:path";
 import { CommandError, flag, listOption, type ParsedArgs, stringOption, UsageError } from "../cli/args.js";

@@ -1,4 +1,4 @@
-// The document `speky diff` answers (contract: changes.md), with its field names, and the
+// The document `speky diff` answers (docs/changes.md), with its field names, and the
 // orders every list is sorted in. Links (source_links) ride along hidden: the Markdown and the
 // report use them, the JSON carries exactly the contract's fields.
 import { compareStrings, type Diagnostic } from "../diagnostics.js";

@@ -22,7 +22,7 @@ import { VERSION } from "../version.js";
 
 export interface ExportOptions {
   /**
-   * Verification from test results (/work/shared/verification.md), when results were given:
+   * Verification from test results (docs/verification.md), when results were given:
    * written as the document's `verification` member, which the schema declares optional.
    * Absent: the member is left out and the document is what it was before results existed.
    */

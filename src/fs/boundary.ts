@@ -1,4 +1,4 @@
-// The confinement boundary (spec-format.md, "Confinement"): the folders a specification tree
+// The confinement boundary (docs/spec-format.md, "Confinement"): the folders a specification tree
 // may name. A repository can be hostile; its manifest must not make us read /etc, /proc or the
 // user's home through a glob, a root_directory or a symbolic link.
 import fs from "node:fs";

@@ -1,5 +1,5 @@
 // What a glob pattern names, before any folder is listed: the one rule for the spec loader
-// (`files`, `comments_csvs`), the scanner (`code_sources`) and the live watcher (spec-format.md,
+// (`files`, `comments_csvs`), the scanner (`code_sources`) and the live watcher (docs/spec-format.md,
 // "Which files code_sources reach" and "Confinement"). A pattern is matched against the path
 // relative to its root, as Path.glob matches it: `*` and `**` reach dot files and dot folders;
 // `.git` is never walked. The walk itself is walker.ts; globs.ts is the way in.

@@ -1,5 +1,5 @@
 // What a glob reaches: the one rule for the spec loader (`files`, `comments_csvs`), the
-// scanner (`code_sources`, command-line folders) and the live watcher (spec-format.md,
+// scanner (`code_sources`, command-line folders) and the live watcher (docs/spec-format.md,
 // "Which files code_sources reach" and "Confinement"). The way in; the parts, each its own
 // module, data flowing one way:
 //

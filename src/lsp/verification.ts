@@ -1,4 +1,4 @@
-// What the editor shows of the last test run (verification.md, "speky lsp"): a hover on a tag
+// What the editor shows of the last test run (docs/verification.md, "speky lsp"): a hover on a tag
 // tells its test plan's or requirement's status and each tagged test's result, and a code lens
 // above a test plan tells its status. Nothing without results.
 import type { Model } from "../model/model.js";

@@ -10,7 +10,7 @@ import type { LiveState } from "../live/state.js";
 export const PARTIAL_META_KEY = "speky-ts/partial";
 
 /**
- * The tools whose answer holds code references or test automation (mcp-tools.md); the others
+ * The tools whose answer holds code references or test automation (docs/mcp-tools.md); the others
  * answer from the specs at once.
  */
 const WAITING_TOOLS: ReadonlySet<string> = new Set([

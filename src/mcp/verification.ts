@@ -1,5 +1,5 @@
 // The verification fields that get_test and get_requirement gain when results are given
-// (verification.md, "Where it shows"): one function each, so that a tool adds its field in one
+// (docs/verification.md, "Where it shows"): one function each, so that a tool adds its field in one
 // line and nothing at all without results.
 import { z } from "zod";
 import type { Model } from "../model/model.js";

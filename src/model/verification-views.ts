@@ -1,5 +1,5 @@
 // What a verification says of one test plan, one requirement and the run as a whole, shaped as
-// the answers show it (verification.md, "Where it shows"): shared by the MCP tools and `speky
+// the answers show it (docs/verification.md, "Where it shows"): shared by the MCP tools and `speky
 // export`, so that both say the same thing. Undefined without results.
 import { compareStrings } from "../diagnostics.js";
 import { compareCodeReferences, type Model } from "./model.js";

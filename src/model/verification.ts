@@ -1,4 +1,4 @@
-// Verification from test results (verification.md, "Status"): each tagged test's outcome in
+// Verification from test results (docs/verification.md, "Status"): each tagged test's outcome in
 // the last run, each test plan's and each requirement's status. A model has it only when
 // results were given; without, every answer stays what it was.
 import { compareStrings } from "../diagnostics.js";

@@ -1,4 +1,4 @@
-// What the report shows of the test results (verification.md, "speky report"): a summary per
+// What the report shows of the test results (docs/verification.md, "speky report"): a summary per
 // category beside the coverage one, the run's time, each requirement's and test plan's status
 // on its view, and the same summary in Markdown. Nothing at all without results.
 

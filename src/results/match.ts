@@ -1,4 +1,4 @@
-// Which tagged test each testcase ran (verification.md, "Matching a testcase to tagged test
+// Which tagged test each testcase ran (docs/verification.md, "Matching a testcase to tagged test
 // code"). Generic: each framework's rule is data (rules.ts). A testcase matches a code
 // reference with is_test when the runner's file (if it names one) names the reference's file,
 // and its name, without the decoration of one run, is the symbol's last part with the

@@ -1,5 +1,5 @@
 // What a JUnit XML results file holds for speky-ts: its testcases, each with the attributes
-// that locate it and its outcome (verification.md, "Inputs"). Plain data.
+// that locate it and its outcome (docs/verification.md, "Inputs"). Plain data.
 import type { Diagnostic } from "../diagnostics.js";
 
 /** A testcase's outcome as the file tells it: a `<failure>`, an `<error>`, a `<skipped>`, or none. */

@@ -1,5 +1,5 @@
 // `speky diff` through the built binary, on real git repositories built here: every section of
-// changes.md on the scenario of test/support/diff-scenario.ts, in both forms (the working tree
+// docs/changes.md on the scenario of test/support/diff-scenario.ts, in both forms (the working tree
 // and two revisions), with whole JSON documents compared, and byte-identical reruns.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -110,7 +110,7 @@ describe("reading while walking", () => {
 
 describe("walker", () => {
   // fast-glob as the reference for what Path.glob reaches: dot entries and node_modules in,
-  // .git out, links followed (spec-format.md, "Which files code_sources reach").
+  // .git out, links followed (docs/spec-format.md, "Which files code_sources reach").
   const ignoresFor = (_pattern: string) => ["**/.git/**"];
   async function reference(targets: ScanTarget[]): Promise<string[]> {
     const all = new Set<string>();

@@ -1,6 +1,6 @@
 // Verification from the runners' real XML (fixtures/results/): every testcase of every runner
 // matched to the tagged test it ran, and the statuses of references, test plans and
-// requirements as verification.md defines them. fixtures/results/expected/verification.json
+// requirements as docs/verification.md defines them. fixtures/results/expected/verification.json
 // holds the whole answer (SPEKY_UPDATE_FIXTURES=1 rewrites it); the assertions below say
 // what it must show, runner by runner.
 import { readFileSync, writeFileSync } from "node:fs";

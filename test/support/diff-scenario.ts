@@ -1,5 +1,5 @@
 // The change the `speky diff` suites compare: one base commit and the edits that exercise every
-// section of changes.md. What each edit is for:
+// section of docs/changes.md. What each edit is for:
 //   REQ-1  long changed, its tagged Cart.total edited       → changed, impact (head side), not suspect
 //   REQ-2  long changed, its tagged Cart.discount untouched → suspect with code
 //   REQ-3  removed (with its test TST-9)                    → removed
