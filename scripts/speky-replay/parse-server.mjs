@@ -1,15 +1,15 @@
 // Parses source files for the tree_sitter stand-in (py/tree_sitter): one request per line on
 // stdin, `<language>\t<base64 source>`, one JSON tree per line on stdout. The grammars are
 // the ones speky-ts itself loads (grammars/languages.json, grammars/wasm/), through the built
-// dist/scan/runtime.js. Offsets are converted to UTF-8 bytes, as py-tree-sitter gives them (a
+// dist/scan/grammar/runtime.js. Offsets are converted to UTF-8 bytes, as py-tree-sitter gives them (a
 // source that is not UTF-8 would shift them: speky's trees are UTF-8).
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const { languageRow } = await import(pathToFileURL(path.join(REPO, "dist/scan/languages.js")).href);
-const { initRuntime, loadGrammar } = await import(pathToFileURL(path.join(REPO, "dist/scan/runtime.js")).href);
+const { languageRow } = await import(pathToFileURL(path.join(REPO, "dist/scan/grammar/languages.js")).href);
+const { initRuntime, loadGrammar } = await import(pathToFileURL(path.join(REPO, "dist/scan/grammar/runtime.js")).href);
 const { Parser } = await import("web-tree-sitter");
 
 await initRuntime();

@@ -3,6 +3,7 @@
 // docs/speky-differences.md has, and the rules explain what their row says and nothing else,
 // on answers written by hand the way speky's server writes them (structuredContent only,
 // keys sorted, no null symbol, bare symbols, Python's repr in error texts).
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -65,5 +66,21 @@ describe("the rules of the replay against speky", () => {
     expect(
       rulesOf(compareAnswers(other, speky({ error: "Tag 'x' not found" }, true), ours({ error: "Tag 'y' not found" }, true), TREE)),
     ).toContain(null);
+  });
+});
+
+describe("the replay's parse server (scripts/speky-replay/parse-server.mjs)", () => {
+  // speky:speky-ts#TMCP-SPEKY-REPLAY
+  it("loads the built grammar modules it imports and answers one tree per request", () => {
+    const source = Buffer.from("def f():\n  pass\n").toString("base64");
+    const ran = spawnSync(process.execPath, [path.join(REPO, "scripts/speky-replay/parse-server.mjs")], {
+      input: `python\t${source}\n`,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(ran.stderr).toBe("");
+    const tree = JSON.parse(ran.stdout.trim());
+    expect(tree[0]).toBe("module");
+    expect(JSON.stringify(tree)).toContain('"function_definition"');
   });
 });
