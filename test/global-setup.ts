@@ -37,7 +37,7 @@ export default function setup(): () => void {
   process.env.SPEKY_CACHE_DIR = cacheDir;
   process.env.HOME = home;
   process.env.XDG_CACHE_HOME = path.join(home, ".cache");
-  /** What src/scan/cache/cache-dir.ts would use without SPEKY_CACHE_DIR, in the suites' home. */
+  /** What src/fs/cache-dir.ts would use without SPEKY_CACHE_DIR, in the suites' home. */
   const userCache = path.join(home, ".cache", "speky-ts");
   const listing = () => {
     try {

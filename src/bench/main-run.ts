@@ -61,7 +61,7 @@ function benchPrecommit(tree: BenchTree, cacheDir: string): { checkMs: number; v
 
 export async function mainRun(): Promise<void> {
   const started = performance.now();
-  if (!existsSync(path.join(PACKAGE_ROOT, "dist/cli/main.js"))) throw new Error("build first: npm run build");
+  if (!existsSync(path.join(PACKAGE_ROOT, "dist/entry/speky.js"))) throw new Error("build first: npm run build");
   if (process.argv.includes("report")) {
     log("speky report (src/bench/report.ts)");
     const figures = await benchReport(BIN, (line) => log(`   ${line}`));

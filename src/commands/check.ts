@@ -14,11 +14,11 @@ import {
   WALK_OPTIONS,
 } from "../cli/command.js";
 import { DEFAULT_HELP, isDirectory, manifestPaths } from "../cli/default-manifests.js";
-import { relativeTo, repositoryRoot, shownDiagnostic } from "../cli/shown-paths.js";
 import { verboseNote } from "../cli/verbose.js";
 import { compareDiagnostics, type Diagnostic, escapeControl } from "../diagnostics.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { MAX_FILE_BYTES } from "../loader/files.js";
+import { relativeTo, repositoryRoot, shownDiagnostic } from "../text/shown-paths.js";
 import { CHECK_FORMATS, type CheckFormat, renderReport, summarize } from "./check-findings.js";
 import { preloadScanCache, useCommandLineShortcuts } from "./one-shot.js";
 

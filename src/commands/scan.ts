@@ -7,11 +7,11 @@ import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOptio
 import { type Command, CSV_OPTION, commandOptions, NO_CACHE_OPTION, print, VERBOSE_CACHE_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
 import { fileErrorReason } from "../cli/file-error.js";
-import { relativeTo, shownDiagnostic } from "../cli/shown-paths.js";
 import { verboseNote } from "../cli/verbose.js";
 import { compareDiagnostics, escapeControl, formatDiagnostic } from "../diagnostics.js";
 import { quote } from "../quote.js";
 import type { ScanResult } from "../scan/types.js";
+import { relativeTo, shownDiagnostic } from "../text/shown-paths.js";
 import { preloadScanCache, useCommandLineShortcuts } from "./one-shot.js";
 
 export interface ScanOutcome {

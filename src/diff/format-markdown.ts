@@ -3,12 +3,12 @@
 // (--report-url) when given, code to its source_links URL when the manifest has one. Repository
 // text is escaped as the report's Markdown escapes it (no formatting, link, mention, HTML or
 // line of its own), and a link target is only ever an http(s) URL.
-import type { Summary } from "../mcp/answers/shapes.js";
+import type { Summary } from "../model/answer-shapes.js";
 import type { Model } from "../model/model.js";
 import { plural } from "../quote.js";
-import { safeHttpUrl } from "../report/escape.js";
-import { mdText as reportText } from "../report/markdown-text.js";
-import { placeItems } from "../report/names.js";
+import { safeHttpUrl } from "../text/html-escape.js";
+import { mdText as reportText } from "../text/markdown-text.js";
+import { placeItems } from "../text/page-places.js";
 import { plain, shortCommit } from "./format-text.js";
 import { type Changes, type ImpactEntry, linkOf, type Problem, type RefShape } from "./shapes.js";
 

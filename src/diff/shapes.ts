@@ -2,7 +2,7 @@
 // orders every list is sorted in. Links (source_links) ride along hidden: the Markdown and the
 // report use them, the JSON carries exactly the contract's fields.
 import { compareStrings, type Diagnostic } from "../diagnostics.js";
-import type { Summary } from "../mcp/answers/shapes.js";
+import type { Summary } from "../model/answer-shapes.js";
 import type { CoverageBucket } from "../model/coverage.js";
 import type { CodeReference } from "../scan/types.js";
 

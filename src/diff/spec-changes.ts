@@ -4,7 +4,7 @@
 // steps compare in order, properties as a map.
 import { compareStrings } from "../diagnostics.js";
 import type { Item, Requirement, Step, Test } from "../loader/types.js";
-import { summary } from "../mcp/answers/shapes.js";
+import { summary } from "../model/answer-shapes.js";
 import { coverageOf } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
 import type { ChangedItem, CoverageChange, ItemChanges } from "./shapes.js";

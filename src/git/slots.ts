@@ -7,8 +7,8 @@
 import { createHash } from "node:crypto";
 import fs, { readFileSync } from "node:fs";
 import path from "node:path";
-import { cacheDir } from "../scan/cache/cache-dir.js";
-import { notOurs, prepareCacheDir } from "../scan/cache/cache-trust.js";
+import { cacheDir } from "../fs/cache-dir.js";
+import { notOurs, prepareCacheDir } from "../fs/cache-trust.js";
 import { GitError } from "./git-error.js";
 
 /** Slots per repository: a base, a head, and room for runs at the same time. */

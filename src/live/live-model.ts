@@ -8,11 +8,11 @@
 // and `state.scanning` tells its progress until its model (with code references) takes over.
 import { EventEmitter } from "node:events";
 import { compareDiagnostics, type Diagnostic, hasErrors } from "../diagnostics.js";
+import { cacheDir } from "../fs/cache-dir.js";
 import { loadSpecs } from "../loader/load.js";
 import type { SpecSet } from "../loader/types.js";
 import { loadModel, type ModelOptions, type ScanHooks, scanSpecs, withResults } from "../model/load-model.js";
 import { buildModel, type Model } from "../model/model.js";
-import { cacheDir } from "../scan/cache/cache-dir.js";
 import { Debounce } from "./debounce.js";
 import { sameModel } from "./same-model.js";
 import { type LiveEvents, type LiveState, type OpenSettings, ScanProgress, type Status, statusOf } from "./state.js";

@@ -1,7 +1,7 @@
 // Comments, from a YAML/TOML comments file (with its `default`) or from a CSV file.
 
-import { suggestName } from "../model/suggest.js";
 import { quote, shown } from "../quote.js";
+import { suggestName } from "../text/suggest.js";
 import { type FileContext, locate } from "./collect.js";
 import { type CsvField, parseCsv } from "./csv.js";
 import { COMMENT, COMMENT_REQUIRED, FILE_SPECS } from "./format/fields.js";

@@ -6,7 +6,6 @@ import path from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { type Boundary, boundaryFor } from "../fs/boundary.js";
 import { confinementProblem, GlobWalker } from "../fs/globs.js";
-import type { GitQuestions } from "../git/source-links.js";
 import { relieveHeap } from "../heap.js";
 import { quote } from "../quote.js";
 import type { FailedFile } from "./cause.js";
@@ -21,6 +20,7 @@ import { type Loaded, loadResult } from "./load-result.js";
 import { readManifest, type Written } from "./manifest.js";
 import { StringPool } from "./own-strings.js";
 import { Provenance } from "./provenance.js";
+import type { GitQuestions } from "./source-links.js";
 import type { LoadOptions, LoadResult, Manifest, ReadStamp } from "./types.js";
 import { readYaml } from "./yaml/source.js";
 
@@ -67,7 +67,7 @@ class Loader implements Loaded {
   /** Checks and git look-ups that wait for the end of the load. */
   readonly coverage: { manifest: Manifest; categories: Written[]; report: FileDiagnostics }[] = [];
   readonly links: Promise<void>[] = [];
-  /** Git's answers of this load, once a manifest has source_links (src/git/source-links.ts, loaded lazily). */
+  /** Git's answers of this load, once a manifest has source_links (src/loader/source-links.ts, loaded lazily). */
   private git: GitQuestions | undefined;
   /** Files with errors: what they would have defined explains errors elsewhere. */
   readonly failed: FailedFile[] = [];
@@ -179,9 +179,9 @@ class Loader implements Loaded {
     const links = plan.source_links;
     if (links) {
       this.links.push(
-        // src/git/source-links.ts (child_process) is loaded for the first manifest with source_links only.
+        // src/loader/source-links.ts (child_process) is loaded for the first manifest with source_links only.
         // One set of git questions for the whole load: git runs once per repository, not per manifest.
-        import("../git/source-links.js")
+        import("./source-links.js")
           .then(({ GitQuestions, resolveSourceLinks }) => {
             this.git ??= new GitQuestions();
             return resolveSourceLinks(links.url, links.branch, manifest.root, this.git);

@@ -1,8 +1,8 @@
 // Checks that need everything loaded: unique IDs, and that every ref, prereq and comment
 // `about` names a loaded ID of the right kind.
 import type { Diagnostic, Severity } from "../diagnostics.js";
-import { IdSuggester } from "../model/suggest.js";
 import { quote, shown } from "../quote.js";
+import { IdSuggester } from "../text/suggest.js";
 import type { FailedFile } from "./cause.js";
 import type { Collected } from "./collect.js";
 import { FileDiagnostics, formatPos } from "./file-diagnostics.js";

@@ -4,7 +4,7 @@
 import type { Item } from "../loader/types.js";
 import { type CoverageBucket, coverageOf, isAutomated } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
-import { suggestId } from "../model/suggest.js";
+import { suggestId } from "../text/suggest.js";
 import type { Project } from "./project.js";
 
 /** Hover text is bounded: a spec's long text can be anything. */

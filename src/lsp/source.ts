@@ -8,10 +8,10 @@ import {
   type Position,
 } from "vscode-languageserver";
 import type { Model } from "../model/model.js";
-import { suggestId } from "../model/suggest.js";
 import { MARKER, type RawTag, scanFileBuffer, scanText, scanTextWith } from "../scan/engine/index.js";
 import { languageForPath, languageForShebang } from "../scan/grammar/languages.js";
 import { NearMisses } from "../scan/near-miss.js";
+import { suggestId } from "../text/suggest.js";
 import type { Project } from "./project.js";
 import { codePointColumn, splitLines, utf16Column } from "./text.js";
 import { inComment, type Parsed } from "./trees.js";

@@ -4,8 +4,8 @@
 
 import type { Item, Requirement, Test } from "../loader/types.js";
 import type { Model } from "../model/model.js";
-import { suggestId, suggestName } from "../model/suggest.js";
 import { QUOTE_MAX, quote, shown } from "../quote.js";
+import { suggestId, suggestName } from "../text/suggest.js";
 import { ToolError } from "./tool.js";
 
 /** Only an argument short enough to be a typo is compared with the known values. */

@@ -4,8 +4,8 @@
 // The JSON stays the first block and stays whole; the links are a bounded convenience beside it.
 import type { CallToolResult, ResourceLink } from "@modelcontextprotocol/sdk/types.js";
 import type { Item } from "../loader/types.js";
+import { itemsNamed, uniqueSorted } from "../model/answer-shapes.js";
 import type { Model } from "../model/model.js";
-import { itemsNamed, uniqueSorted } from "./answers/shapes.js";
 import { resourceUri } from "./resource-uri.js";
 
 /** Links after one answer, at most: the item, then the first of the items it names by ID. */

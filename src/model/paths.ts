@@ -1,5 +1,5 @@
 // The absolute path of what a model's diagnostic is about, for commands that print paths
-// relative to another folder than the manifest roots (src/cli/shown-paths.ts). The model's own
+// relative to another folder than the manifest roots (src/text/shown-paths.ts). The model's own
 // paths stay speky's.
 import path from "node:path";
 import type { Item } from "../loader/types.js";

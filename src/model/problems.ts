@@ -3,9 +3,9 @@
 import { compareDiagnostics, type Diagnostic, locatedAt } from "../diagnostics.js";
 import { capPerFile } from "../loader/file-diagnostics.js";
 import { shown } from "../quote.js";
+import { IdSuggester } from "../text/suggest.js";
 import type { Model } from "./model.js";
 import { projectRoots, referencePath } from "./paths.js";
-import { IdSuggester } from "./suggest.js";
 import { verificationProblems } from "./verification-problems.js";
 
 export function danglingDiagnostics(model: Model): Diagnostic[] {

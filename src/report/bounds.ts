@@ -14,8 +14,6 @@ export const TITLE_CHARS = 300;
 export const SEARCH_TEXT_CHARS = 4_000;
 /** Characters of steps shown with the tests in one requirement's view; past them, tests are links. */
 export const STEPS_CHARS = 1_000_000;
-/** Estimated characters of the item views one page holds (an item heavier alone gets a page of its own). */
-export const PAGE_WEIGHT = 4_000_000;
 /** Rows of one section of the problems page (`speky check` lists them all). */
 export const PROBLEM_ROWS = 10_000;
 

@@ -7,7 +7,7 @@ import type { Requirement, Test } from "../loader/types.js";
 import { type CoverageBucket, coverageOf, coverageScope, isAutomated } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
 import { danglingDiagnostics } from "../model/problems.js";
-import { type Place, placeItems } from "./names.js";
+import { type Place, placeItems } from "../text/page-places.js";
 import { requirementWeight, testWeight } from "./weights.js";
 
 export const BUCKETS: readonly CoverageBucket[] = ["no_test_plan", "manual_test_plan", "partially_manual_test_plan", "automated_test_plan"];

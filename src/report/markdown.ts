@@ -2,8 +2,8 @@
 // summary or a pull-request comment. Repository text is escaped so it can neither format,
 // link, mention (@someone), inject HTML nor start a line of its own; paths are shown as code.
 import { type Diagnostic, escapeControl } from "../diagnostics.js";
+import { mdCode, mdText } from "../text/markdown-text.js";
 import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js";
-import { mdCode, mdText } from "./markdown-text.js";
 import { markdownVerification } from "./verification.js";
 
 // speky:speky-ts#REPORT-MARKDOWN-PATHS

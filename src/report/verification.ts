@@ -6,9 +6,9 @@ import { compareStrings } from "../diagnostics.js";
 import { coverageScope } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
 import { lastRunTime, REQUIREMENT_STATUSES, type RequirementStatus } from "../model/verification.js";
+import { esc } from "../text/html-escape.js";
+import { mdText } from "../text/markdown-text.js";
 import type { ReportData } from "./data.js";
-import { esc } from "./escape.js";
-import { mdText } from "./markdown-text.js";
 
 export const STATUS_LABELS: Record<RequirementStatus, string> = {
   failing: "Failing",

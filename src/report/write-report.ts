@@ -4,9 +4,9 @@
 // file-system error), which the command line turns into one line and exit 2.
 import fs from "node:fs";
 import path from "node:path";
-import { relativeTo, shownDiagnostic } from "../cli/shown-paths.js";
 import { formatDiagnostic } from "../diagnostics.js";
 import { loadModel } from "../model/load-model.js";
+import { relativeTo, shownDiagnostic } from "../text/shown-paths.js";
 import { reportData } from "./data.js";
 import { DEFAULT_OUT, type ReportFormat } from "./formats.js";
 import { generation } from "./generation.js";

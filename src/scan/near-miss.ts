@@ -2,8 +2,9 @@
 // belong to a manifest not loaded. But `speky:shpo#REQ-1` when `shop` is loaded is a typo that
 // loses the reference without a word. A project name one or two edits from a loaded one's
 // (one for names of 3 or 4 characters, none below) is a warning naming the one it likely means.
-import { suggestName } from "../model/suggest.js";
+
 import { plural, quote, shown } from "../quote.js";
+import { suggestName } from "../text/suggest.js";
 import { PROJECTS_PER_CAUSE, WARNINGS_PER_CAUSE } from "./engine/cap.js";
 import type { RawTag } from "./engine/tag.js";
 import { MARKER } from "./engine/tag.js";

@@ -1,10 +1,10 @@
 // Units of speky diff: the line diff (src/diff/line-diff.ts) on seeded random files, exact
 // (minimal) within its budget and a valid, order-keeping match past it; and the bound of the
-// changes_since answer (src/diff/served.ts).
+// changes_since answer (src/mcp/changes-served.ts).
 import { describe, expect, it } from "vitest";
 import { diffLines, hunksOf, type LineMap } from "../../src/diff/line-diff.js";
-import { bounded } from "../../src/diff/served.js";
 import type { Changes } from "../../src/diff/shapes.js";
+import { bounded } from "../../src/mcp/changes-served.js";
 
 /** A seeded generator: the same files on every run. */
 function generator(seed: number): () => number {

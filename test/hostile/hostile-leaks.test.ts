@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { withoutCredentials } from "../../src/git/source-links.js";
+import { withoutCredentials } from "../../src/loader/source-links.js";
 import { call, connect } from "../support/mcp.js";
 import { SPEKY_BIN, tempDir } from "../support/process.js";
 

@@ -6,8 +6,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { escapeControl, lineSafeJson } from "../../src/diagnostics.js";
-import { esc } from "../../src/report/escape.js";
-import { mdCode, mdText } from "../../src/report/markdown-text.js";
+import { esc } from "../../src/text/html-escape.js";
+import { mdCode, mdText } from "../../src/text/markdown-text.js";
 import { call, connect } from "../support/mcp.js";
 import { runSpeky, tempDir } from "../support/process.js";
 

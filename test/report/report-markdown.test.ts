@@ -6,7 +6,7 @@ import path from "node:path";
 import MarkdownIt from "markdown-it";
 import { marked } from "marked";
 import { describe, expect, it } from "vitest";
-import { mdCode } from "../../src/report/markdown-text.js";
+import { mdCode } from "../../src/text/markdown-text.js";
 import { runSpeky } from "../support/process.js";
 import { reportFixture } from "../support/report.js";
 

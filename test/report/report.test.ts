@@ -4,8 +4,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { mdText } from "../../src/report/markdown-text.js";
-import { placeItems } from "../../src/report/names.js";
+import { mdText } from "../../src/text/markdown-text.js";
+import { placeItems } from "../../src/text/page-places.js";
 import { runSpeky, tempDir } from "../support/process.js";
 import { reportFixture } from "../support/report.js";
 

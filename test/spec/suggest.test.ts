@@ -4,6 +4,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { NEAR_MISS_NAMES } from "../../src/scan/near-miss.js";
+import { scan } from "../../src/scan/scan.js";
 import {
   editDistance,
   IdSuggester,
@@ -13,9 +15,7 @@ import {
   suggestId,
   suggestionWork,
   suggestName,
-} from "../../src/model/suggest.js";
-import { NEAR_MISS_NAMES } from "../../src/scan/near-miss.js";
-import { scan } from "../../src/scan/scan.js";
+} from "../../src/text/suggest.js";
 import { runSpeky, tempDir } from "../support/process.js";
 
 function files(entries: Record<string, string>): string {

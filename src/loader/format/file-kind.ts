@@ -1,7 +1,8 @@
 // The kind of a parsed specification file, read off its top-level `kind`: what the loader
 // reads it as (a manifest, items, comments).
-import { suggestName } from "../../model/suggest.js";
+
 import { quote } from "../../quote.js";
+import { suggestName } from "../../text/suggest.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import { KINDS, type Kind } from "./fields.js";
 import { describe, entryOf, type SMap, type SNode, stringValue } from "./node.js";

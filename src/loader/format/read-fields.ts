@@ -2,8 +2,8 @@
 // message for each missing, mistyped or unknown field. Every field is checked, so one run
 // reports every problem of the mapping.
 
-import { suggestName } from "../../model/suggest.js";
 import { quote } from "../../quote.js";
+import { suggestName } from "../../text/suggest.js";
 import type { FileDiagnostics } from "../file-diagnostics.js";
 import { DATE_PATTERN, type FieldSpec, type ObjectSpec } from "./fields.js";
 import { describe, entryOf, isNull, quoteHint, type SMap, type SNode, type SScalar } from "./node.js";

@@ -4,8 +4,8 @@ import { z } from "zod";
 import { isVirtual, within } from "../../fs/boundary.js";
 import type { Model } from "../../model/model.js";
 import { candidatePaths, findCodeReferences, type TagAtPlace } from "../../model/navigate.js";
-import { suggestName } from "../../model/suggest.js";
 import { quote } from "../../quote.js";
+import { suggestName } from "../../text/suggest.js";
 import { nullableString } from "../schemas.js";
 import { defineTool, ToolError } from "../tool.js";
 

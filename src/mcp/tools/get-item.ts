@@ -5,10 +5,10 @@
 // own fields, the shape of a code reference, the words.
 import { type ZodRawShape, type ZodTypeAny, z } from "zod";
 import type { Item } from "../../loader/types.js";
+import { type CommentShape, comment, withOptional } from "../../model/answer-shapes.js";
 import type { Model } from "../../model/model.js";
 import type { CodeReference } from "../../scan/types.js";
 import { lazy } from "../answers/paging.js";
-import { type CommentShape, comment, withOptional } from "../answers/shapes.js";
 import { findItem } from "../filters.js";
 import { itemLinks } from "../resource-links.js";
 import * as schema from "../schemas.js";

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { Requirement } from "../../loader/types.js";
-import type { Model } from "../../model/model.js";
 import {
   itemsNamed,
   type Oneliner,
@@ -8,7 +7,8 @@ import {
   requirementCodeRef,
   sortedOneliners,
   withOptional,
-} from "../answers/shapes.js";
+} from "../../model/answer-shapes.js";
+import type { Model } from "../../model/model.js";
 import * as schema from "../schemas.js";
 import { requirementVerification, requirementVerificationSchema } from "../verification.js";
 import { type Details, type ItemKind, itemDetails, itemTool } from "./get-item.js";

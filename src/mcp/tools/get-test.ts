@@ -1,7 +1,15 @@
 import { z } from "zod";
 import type { Step, Test } from "../../loader/types.js";
+import {
+  itemsNamed,
+  type Oneliner,
+  sortedOneliners,
+  step,
+  type TestCodeRef,
+  testCodeRef,
+  withOptional,
+} from "../../model/answer-shapes.js";
 import type { Model } from "../../model/model.js";
-import { itemsNamed, type Oneliner, sortedOneliners, step, type TestCodeRef, testCodeRef, withOptional } from "../answers/shapes.js";
 import * as schema from "../schemas.js";
 import { testVerification, testVerificationSchema } from "../verification.js";
 import { type Details, type ItemKind, itemDetails, itemTool } from "./get-item.js";

@@ -1,6 +1,6 @@
+import { summary, uniqueSorted } from "../../model/answer-shapes.js";
 import { shown } from "../../quote.js";
 import { lazy } from "../answers/paging.js";
-import { summary, uniqueSorted } from "../answers/shapes.js";
 import * as schema from "../schemas.js";
 import { defineTool, ToolError } from "../tool.js";
 

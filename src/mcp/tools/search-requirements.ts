@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { type Summary, summary, uniqueSorted } from "../../model/answer-shapes.js";
 import type { Model } from "../../model/model.js";
 import { lazy } from "../answers/paging.js";
-import { type Summary, summary, uniqueSorted } from "../answers/shapes.js";
 import { requirementsMatching } from "../filters.js";
 import * as schema from "../schemas.js";
 import { defineTool } from "../tool.js";

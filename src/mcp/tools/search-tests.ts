@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { brief, uniqueSorted } from "../../model/answer-shapes.js";
 import { lazy } from "../answers/paging.js";
-import { brief, uniqueSorted } from "../answers/shapes.js";
 import { testsMatching } from "../filters.js";
 import * as schema from "../schemas.js";
 import { defineTool } from "../tool.js";

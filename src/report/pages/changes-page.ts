@@ -2,8 +2,8 @@
 // specification since BASE (src/diff, the same document `speky diff --format json` prints).
 // IDs still in the specification link to their views; code links to source_links URLs.
 import { type Changes, type ImpactEntry, linkOf, type Problem, type RefShape } from "../../diff/shapes.js";
+import { esc, safeHttpUrl } from "../../text/html-escape.js";
 import { BUCKET_LABELS, problemCount, type ReportData } from "../data.js";
-import { esc, safeHttpUrl } from "../escape.js";
 import { itemLink, plural, section } from "./fragments.js";
 import { page } from "./layout.js";
 

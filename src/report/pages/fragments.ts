@@ -5,10 +5,10 @@ import type { Comment, Step } from "../../loader/types.js";
 import type { CoverageBucket } from "../../model/coverage.js";
 import { grouped } from "../../quote.js";
 import type { CodeReference } from "../../scan/types.js";
+import { esc, safeHttpUrl } from "../../text/html-escape.js";
+import type { Place } from "../../text/page-places.js";
 import { cut, firstOf, LIST_ITEMS, PROBLEM_ROWS, TITLE_CHARS } from "../bounds.js";
 import { BUCKET_LABELS, type ReportData } from "../data.js";
-import { esc, safeHttpUrl } from "../escape.js";
-import type { Place } from "../names.js";
 
 export { plural } from "../../quote.js";
 

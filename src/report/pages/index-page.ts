@@ -4,9 +4,9 @@
 import { compareStrings, escapeControl } from "../../diagnostics.js";
 import type { CoverageBucket } from "../../model/coverage.js";
 import { grouped } from "../../quote.js";
+import { esc, jsonForScript } from "../../text/html-escape.js";
 import { cut, SEARCH_TEXT_CHARS, TITLE_CHARS } from "../bounds.js";
 import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "../data.js";
-import { esc, jsonForScript } from "../escape.js";
 import { verificationSection } from "../verification.js";
 import { bucketBadge, plural, requirementHref } from "./fragments.js";
 import { pageParts } from "./layout.js";

@@ -2,9 +2,9 @@
 // steps, code at file:line. Views are <article>s, CHUNK per file (names.ts); a link's
 // fragment selects one, and the stylesheet then shows that one alone (:target).
 import type { Requirement, Test } from "../../loader/types.js";
+import { esc } from "../../text/html-escape.js";
 import { firstOf, LIST_ITEMS, STEPS_CHARS } from "../bounds.js";
 import { problemCount, type ReportData } from "../data.js";
-import { esc } from "../escape.js";
 import { requirementStatusFact, testStatusBadge, testStatusFact } from "../verification.js";
 import { stepsWeight } from "../weights.js";
 import {

@@ -1,8 +1,9 @@
 // The frame of every page: landmarks, navigation, one stylesheet shipped beside the pages,
 // and a Content-Security-Policy that forbids any network request and any inline script,
 // so that even a missed escape could not run a repository's script.
+
+import { esc } from "../../text/html-escape.js";
 import { VERSION } from "../../version.js";
-import { esc } from "../escape.js";
 
 export type Section = "index" | "tests" | "matrix" | "problems" | "changes" | "none";
 

@@ -1,7 +1,8 @@
 // The list of tests, the traceability matrix and the problems.
+
+import { esc } from "../../text/html-escape.js";
 import { CELL_ITEMS, cut, firstOf, TITLE_CHARS } from "../bounds.js";
 import { problemCount, type ReportData } from "../data.js";
-import { esc } from "../escape.js";
 import { automationBadge, diagnosticsTable, itemLink, moreItems, plural, section, testHref } from "./fragments.js";
 import { page, pageParts } from "./layout.js";
 

@@ -15,13 +15,13 @@
 // file, with a reason.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import path from "node:path";
+import { cacheSigningKey, notOurs } from "../../fs/cache-trust.js";
 import { isRefusal, readRegularSync } from "../../fs/safe-read.js";
 import type { FileResult } from "../engine/file.js";
 import type { DirStamp } from "../walk/walk.js";
 import { checkHeader, checkMeta, checkWalkRow, isObject, isString } from "./cache-check.js";
 import { adoptCacheKey, buildFingerprint, cacheKey, knownCacheKey } from "./cache-key.js";
 import { CacheFile, walkId } from "./cache-rows.js";
-import { cacheSigningKey, notOurs } from "./cache-trust.js";
 import { PathColumn, plainPaths } from "./path-column.js";
 
 /**

@@ -4,11 +4,11 @@ import { closeSync, constants, openSync, renameSync, statSync, unlinkSync, write
 import { endianness } from "node:os";
 import path from "node:path";
 import { compareStrings } from "../../diagnostics.js";
+import { cacheSigningKey } from "../../fs/cache-trust.js";
 import type { CacheEntry } from "../read/worker-task.js";
 import { type Header, layout, MAX_CACHE_BYTES, packNumbers, sign, type Trailer, type WalkRow } from "./cache-file.js";
 import { buildFingerprint, cacheKey, FORMAT, FORMAT_VERSION, filesOf } from "./cache-key.js";
 import { type CachedWalk, cacheableKey, RowColumns } from "./cache-rows.js";
-import { cacheSigningKey } from "./cache-trust.js";
 
 /** Temporary files of killed writers are removed after this long. */
 const STALE_TEMP_MS = 60 * 60 * 1000;

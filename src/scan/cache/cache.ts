@@ -10,15 +10,15 @@
 // a remembered walk is used only if every file it lists is under the walk's start.
 import { createHash } from "node:crypto";
 import path from "node:path";
+import { cacheDir } from "../../fs/cache-dir.js";
+import { prepareCacheDir } from "../../fs/cache-trust.js";
 import { statStamp } from "../../fs/stamp.js";
 import { relieveHeap } from "../../heap.js";
 import { Turns } from "../../turns.js";
 import type { FileResult } from "../engine/file.js";
 import type { CacheEntry, FileStamp } from "../read/worker-task.js";
-import { cacheDir } from "./cache-dir.js";
 import { type CacheNote, readCacheFile } from "./cache-file.js";
 import { type CacheFile, type Hit, RowColumns } from "./cache-rows.js";
-import { prepareCacheDir } from "./cache-trust.js";
 import { CachedWalks, PathKeys, Probe } from "./cache-walks.js";
 import { writeCacheFile } from "./cache-write.js";
 

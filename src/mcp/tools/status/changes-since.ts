@@ -62,7 +62,7 @@ export const changesSinceTool = defineTool({
   },
   runAsync: async ({ base }, state) => {
     if (state.scanning) throw new ToolError(`${state.scanning.describe()}; call changes_since again when it is done`);
-    const { changesSinceServed } = await import("../../../diff/served.js");
+    const { changesSinceServed } = await import("../../changes-served.js");
     const answer = await changesSinceServed(state.model, state.problems, base);
     if ("error" in answer) throw new ToolError(answer.error);
     return answer.changes;

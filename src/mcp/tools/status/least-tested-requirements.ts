@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Requirement } from "../../../loader/types.js";
+import { type Brief, uniqueSorted, withOptional } from "../../../model/answer-shapes.js";
 import { isAutomated } from "../../../model/coverage.js";
 import type { Model } from "../../../model/model.js";
 import { lazy } from "../../answers/paging.js";
-import { type Brief, uniqueSorted, withOptional } from "../../answers/shapes.js";
 import { requirementsMatching } from "../../filters.js";
 import * as schema from "../../schemas.js";
 import { defineTool } from "../../tool.js";

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Requirement } from "../../../loader/types.js";
+import { byId, type Summary, summary } from "../../../model/answer-shapes.js";
 import { type CoverageBucket, coverageOf, coverageScope } from "../../../model/coverage.js";
 import type { Model } from "../../../model/model.js";
 import { lazy } from "../../answers/paging.js";
-import { byId, type Summary, summary } from "../../answers/shapes.js";
 import { unknownCategory } from "../../filters.js";
 import * as schema from "../../schemas.js";
 import { defineTool } from "../../tool.js";

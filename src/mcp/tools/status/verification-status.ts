@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { Requirement } from "../../../loader/types.js";
+import { byId, summary } from "../../../model/answer-shapes.js";
 import { coverageScope } from "../../../model/coverage.js";
 import type { Model } from "../../../model/model.js";
 import { REQUIREMENT_STATUSES, type RequirementStatus } from "../../../model/verification.js";
 import { resultsMetadata } from "../../../model/verification-views.js";
 import { quote } from "../../../quote.js";
 import { lazy } from "../../answers/paging.js";
-import { byId, summary } from "../../answers/shapes.js";
 import * as schema from "../../schemas.js";
 import { defineTool, ToolError } from "../../tool.js";
 

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, lstatSync, mkdirSync, openSync, type Stats, writeSync } from "node:fs";
 import path from "node:path";
-import { isRefusal, readRegularSync } from "../../fs/safe-read.js";
+import { isRefusal, readRegularSync } from "./safe-read.js";
 
 const KEY_FILE = "key";
 const KEY_BYTES = 32;

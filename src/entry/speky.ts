@@ -2,14 +2,14 @@
 // and every command, and the exit-code contract (0 clean, 1 findings or load errors, 2 usage
 // or internal error).
 
+import { CommandError, flag, parseArgs, UsageError } from "../cli/args.js";
+import { type Command, commandHelp, commandOptions } from "../cli/command.js";
+import { fileErrorReason } from "../cli/file-error.js";
 import { COMMANDS, loadCommands } from "../commands/index.js";
 import { exitOnceDone } from "../commands/one-shot.js";
 import { escapeControl } from "../diagnostics.js";
 import { quote } from "../quote.js";
 import { VERSION } from "../version.js";
-import { CommandError, flag, parseArgs, UsageError } from "./args.js";
-import { type Command, commandHelp, commandOptions } from "./command.js";
-import { fileErrorReason } from "./file-error.js";
 
 const PROGRAM = "speky";
 

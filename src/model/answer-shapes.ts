@@ -1,9 +1,9 @@
 // The shapes every tool shares (oneliner, summary, comment, step, code reference), built
 // here only, so that two tools can never format the same thing two ways. Optional fields are
 // left out when absent or empty, as the contract wants; `symbol` is the one field kept as null.
-import { compareStrings } from "../../diagnostics.js";
-import type { Comment, Item, Step } from "../../loader/types.js";
-import type { CodeReference } from "../../scan/types.js";
+import { compareStrings } from "../diagnostics.js";
+import type { Comment, Item, Step } from "../loader/types.js";
+import type { CodeReference } from "../scan/types.js";
 
 export interface Oneliner {
   id: string;

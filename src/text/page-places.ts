@@ -3,9 +3,9 @@
 // whose element id is the fragment. IDs are hostile: `../x`, `a b`, `main`, names that differ
 // only in case, thousands of characters; each gets a portable, unique, deterministic anchor.
 
-import { PAGE_WEIGHT } from "./bounds.js";
-
 export const CHUNK = 100;
+/** Estimated characters of the item views one page holds (an item heavier alone gets a page of its own). */
+export const PAGE_WEIGHT = 4_000_000;
 
 export interface Place {
   /** File name in its folder, e.g. `0003.html`. */

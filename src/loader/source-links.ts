@@ -3,9 +3,9 @@
 import path from "node:path";
 import { gitWorkTree } from "../fs/boundary.js";
 import { realOrResolved } from "../fs/paths.js";
-import type { SourceLinks } from "../loader/types.js";
+import { runGit } from "../git/run-git.js";
 import { quote } from "../quote.js";
-import { runGit } from "./run-git.js";
+import type { SourceLinks } from "./types.js";
 
 export type LinksResult = { links: SourceLinks; warning?: string } | { problem: string };
 type Answer = { out: string } | { error: string };

@@ -4,11 +4,11 @@
 // and the spec files given directly (their items belong to no project).
 import path from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
+import { computeChanges } from "../diff/changes.js";
+import { type Changes, SECTIONS } from "../diff/shapes.js";
 import { GitError } from "../git/git-error.js";
-import { MAX_PAGE_CHARS } from "../mcp/answers/paging.js";
 import type { Model } from "../model/model.js";
-import { computeChanges } from "./changes.js";
-import { type Changes, SECTIONS } from "./shapes.js";
+import { MAX_PAGE_CHARS } from "./answers/paging.js";
 
 /** The paths the served model was loaded from, as absolute paths, in load order. */
 export function servedPaths(model: Model, cwd: string): string[] {
