@@ -26,7 +26,6 @@ export const LAYERS = [
   { folders: ["cli"], what: "the command line's shared helpers: arguments, help, default manifests" },
   { folders: ["commands"], what: "one module per command" },
   { folders: ["entry"], what: "the programs' entry points" },
-  { folders: ["bench"], what: "npm run bench (not shipped)" },
 ];
 
 export const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../src");

@@ -1,4 +1,4 @@
-// The replay against speky (src/bench/speky-replay/main.ts) needs a clone of speky and runs by hand;
+// The replay against speky (bench/speky-replay/main.ts) needs a clone of speky and runs by hand;
 // what it concludes rests on its rules. Here, without speky, every rule names a row that
 // docs/speky-differences.md has, and the rules explain what their row says and nothing else,
 // on answers written by hand the way speky's server writes them (structuredContent only,
@@ -7,8 +7,8 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { toolCall } from "../../src/bench/speky-replay/calls.js";
-import { compareAnswers, RULES, type TreeContext } from "../../src/bench/speky-replay/rules.js";
+import { toolCall } from "../../bench/speky-replay/calls.js";
+import { compareAnswers, RULES, type TreeContext } from "../../bench/speky-replay/rules.js";
 import { REPO } from "../support/process.js";
 
 const TREE: TreeContext = { coverageCategories: true, automationDiffers: new Set(), coverageFollows: new Set() };

@@ -17,7 +17,7 @@ function installedCopy(): string {
   for (const part of ["bin", "grammars", "package.json"]) cpSync(path.join(REPO, part), path.join(pkg, part), { recursive: true });
   cpSync(path.join(REPO, "dist"), path.join(pkg, "dist"), {
     recursive: true,
-    filter: (from) => !from.endsWith(".map") && !from.startsWith(path.join(REPO, "dist/bench")),
+    filter: (from) => !from.endsWith(".map") && !from.endsWith(".d.ts"),
   });
   symlinkSync(path.join(REPO, "node_modules"), path.join(pkg, "node_modules"));
   return pkg;

@@ -5,8 +5,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../src/bench/chromium.js";
-import { generateLargeSpec } from "../../src/loader/generate.js";
+import { launchChromium } from "../../bench/chromium.js";
+import { generateLargeSpec } from "../../bench/generate.js";
 import { runSpeky, tempDir } from "../support/process.js";
 import { reportFixture } from "../support/report.js";
 

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Parser } from "web-tree-sitter";
-import { childPaths, filesByLanguage, jdkSources } from "../../src/bench/machine-sources.js";
+import { childPaths, filesByLanguage, jdkSources } from "../../bench/machine-sources.js";
 import { scanFileBuffer, unparsedMessage } from "../../src/scan/engine/file.js";
 import { languageForPath, languageTable, packageDir } from "../../src/scan/grammar/languages.js";
 import {

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { jdkSources } from "../../src/bench/machine-sources.js";
+import { jdkSources } from "../../bench/machine-sources.js";
 import { scanText, scanTextPrefix } from "../../src/scan/engine/index.js";
 import { windowFor } from "../../src/scan/engine/prefix.js";
 import { markerIndexes } from "../../src/scan/engine/tag.js";

@@ -9,7 +9,7 @@
 //    closes the session, a line is bounded, and stdin is read before the SDK is even loaded.
 // 2. initialize.ts, the early answer: a plain first `initialize` is answered before the SDK
 //    is loaded, with the bytes the SDK would send (the constants below are the SDK's). Still
-//    worth it (`node dist/bench/servers/mcp-sdk-departures.js initialize`, 14 paired spawns at load 10
+//    worth it (`node dist-bench/servers/mcp-sdk-departures.js initialize`, 14 paired spawns at load 10
 //    on 2 cores): 0.49x the SDK's spawn-to-answer on the MCP fixture (14/14 pairs, CPU 0.39x),
 //    0.88x on 10,000 requirements + 20,000 tests (11/14, CPU 0.84x).
 // 3. session.ts, the lifecycle the SDK's Server leaves to us: a lenient `initialize` (speky's
@@ -21,7 +21,7 @@
 //    #1943), so that a domain error would reach an agent as a schema failure. McpServer gets
 //    no outputSchema (tool.ts): it would check every result, memoized ones included, and that
 //    costs as much as a repeated call on the large answers (`node
-//    dist/bench/servers/mcp-sdk-departures.js outputs`: 9-19 ms of zod against 7-28 ms per call for
+//    dist-bench/servers/mcp-sdk-departures.js outputs`: 9-19 ms of zod against 7-28 ms per call for
 //    the 10,000-item lists, at load 10).
 
 // speky:speky-ts#MCP-SDK-PIN

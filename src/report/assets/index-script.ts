@@ -2,7 +2,7 @@
 // requirements table over the JSON copy of every requirement. Rows are built with DOM calls
 // and textContent, never from HTML text, so repository text cannot become markup here
 // either. At most LIMIT rows (index-page.ts) are shown per keystroke ("show more" adds more):
-// what keeps a keystroke fast on 10,000 requirements (src/bench/report.ts measures it).
+// what keeps a keystroke fast on 10,000 requirements (bench/report.ts measures it).
 export const INDEX_SCRIPT = `"use strict";
 (function () {
   var dataNode = document.getElementById("report-data");

@@ -2,7 +2,7 @@
 // specification trees, every answer compared. A difference is either explained by a row of
 // docs/speky-differences.md (each rule below names its row) or reported as unexplained, and
 // the run exits 1.
-//   npm run build && node dist/bench/speky-replay/main.js SPEKY_CHECKOUT [--python PY] [--show N]
+//   npm run build && node dist-bench/speky-replay/main.js SPEKY_CHECKOUT [--python PY] [--show N]
 // SPEKY_CHECKOUT is a clone of speky (never committed here). Its server runs with
 // scripts/speky-replay/py on PYTHONPATH: a stand-in for py-tree-sitter (not installable here:
 // no PyPI) that parses with speky-ts's own grammar files, and the package metadata speky reads
@@ -121,7 +121,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const python = option("--python") ?? "/usr/bin/python3";
   const show = Number(option("--show") ?? 20);
   if (args.length !== 1) {
-    console.error("usage: node dist/bench/speky-replay/main.js SPEKY_CHECKOUT [--python PY] [--show N]");
+    console.error("usage: node dist-bench/speky-replay/main.js SPEKY_CHECKOUT [--python PY] [--show N]");
     process.exit(2);
   }
   const { lines, ok } = await replay(path.resolve(args[0]), python, show);

@@ -1,7 +1,7 @@
 // What the departures from the stock MCP SDK (src/mcp/sdk/pin.ts) still gain, measured so that
 // a loaded machine (other jobs on the same cores) shows in the figures rather than in the
 // conclusion: paired runs, alternating which goes first, medians of ratios and win counts.
-//   npm run build && node dist/bench/servers/mcp-sdk-departures.js [initialize|outputs] [PAIRS]
+//   npm run build && node dist-bench/servers/mcp-sdk-departures.js [initialize|outputs] [PAIRS]
 // initialize: spawn to the `initialize` answer, early (a plain request, answered before the
 //   SDK is loaded) against the SDK's (the same request with `_meta`, which the early path
 //   leaves to the SDK), on the MCP fixture and on 10,000 requirements + 20,000 tests; also the
@@ -15,13 +15,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
-import { generateLargeSpec } from "../../loader/generate.js";
-import { loadSpecs } from "../../loader/load.js";
-import { fixedState, outputShape, runTool } from "../../mcp/tool.js";
-import { TOOLS } from "../../mcp/tools/index.js";
-import { buildModel } from "../../model/model.js";
+import { loadSpecs } from "../../dist/loader/load.js";
+import { fixedState, outputShape, runTool } from "../../dist/mcp/tool.js";
+import { TOOLS } from "../../dist/mcp/tools/index.js";
+import { buildModel } from "../../dist/model/model.js";
+import { generateLargeSpec } from "../generate.js";
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const MAIN = path.join(REPO, "dist/commands/mcp.js");
 const LARGE = { requirements: 10_000, tests: 20_000, codeReferences: 0 };
 

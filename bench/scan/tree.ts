@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { languageForPath } from "../../scan/grammar/languages.js";
+import { languageForPath } from "../../dist/scan/grammar/languages.js";
 import { buildRealTree, renamed } from "./tree-real.js";
 
 const TREE_VERSIONS = { real: 5, dense: 4 } as const;
@@ -50,7 +50,7 @@ export interface BenchTree {
   composition?: Record<string, number>;
 }
 
-const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Source files of node_modules (relative paths), as the scanner sees them: no dot files. */
 function vendorFiles(dir: string, rel = ""): string[] {

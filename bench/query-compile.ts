@@ -13,9 +13,9 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Parser, Query, type QueryMatch } from "web-tree-sitter";
-import { MAX_PARSE_BYTES } from "../scan/engine/index.js";
-import { languageForPath, languageRow, languageTable } from "../scan/grammar/languages.js";
-import { loadGrammar, querySource, stringQuerySource } from "../scan/grammar/runtime.js";
+import { MAX_PARSE_BYTES } from "../dist/scan/engine/index.js";
+import { languageForPath, languageRow, languageTable } from "../dist/scan/grammar/languages.js";
+import { loadGrammar, querySource, stringQuerySource } from "../dist/scan/grammar/runtime.js";
 import { filesByLanguage } from "./machine-sources.js";
 
 interface Options {

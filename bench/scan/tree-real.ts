@@ -5,7 +5,7 @@
 // tagged: the files without a tag cost a read and a marker search, the tagged ones a parse.
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { languageForPath } from "../../scan/grammar/languages.js";
+import { languageForPath } from "../../dist/scan/grammar/languages.js";
 import { filesByLanguage, jdkSources } from "../machine-sources.js";
 
 export interface RealPlanted {

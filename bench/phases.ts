@@ -8,16 +8,16 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Query } from "web-tree-sitter";
-import { cacheKey, computeCacheKey } from "../scan/cache/cache-key.js";
-import { markerIndexes, scanText, scanTextPrefix, scanTextWith } from "../scan/engine/index.js";
-import { windowFor } from "../scan/engine/prefix.js";
-import { languageForPath, languageForShebang } from "../scan/grammar/languages.js";
-import { loadLanguage, querySource } from "../scan/grammar/runtime.js";
-import { isPending, type PendingParse, readTask } from "../scan/read/worker-task.js";
-import { expandPaths } from "../scan/walk/walk.js";
+import { cacheKey, computeCacheKey } from "../dist/scan/cache/cache-key.js";
+import { markerIndexes, scanText, scanTextPrefix, scanTextWith } from "../dist/scan/engine/index.js";
+import { windowFor } from "../dist/scan/engine/prefix.js";
+import { languageForPath, languageForShebang } from "../dist/scan/grammar/languages.js";
+import { loadLanguage, querySource } from "../dist/scan/grammar/runtime.js";
+import { isPending, type PendingParse, readTask } from "../dist/scan/read/worker-task.js";
+import { expandPaths } from "../dist/scan/walk/walk.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const BIN = path.resolve(HERE, "../../bin/speky.js");
+const BIN = path.resolve(HERE, "../bin/speky.js");
 const TIME = "/usr/bin/time";
 
 interface Phase {

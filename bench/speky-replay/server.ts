@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Answer, ReplayCall } from "./calls.js";
 
-export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 const ANSWER_MS = 60_000;
 

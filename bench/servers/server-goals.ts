@@ -3,15 +3,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { generateLargeSpec } from "../../loader/generate.js";
 import { fastest, runSpeky } from "../child-runs.js";
+import { generateLargeSpec } from "../generate.js";
 import { fmtMs, type GoalRow, loadAverage, log } from "../goal-table.js";
 import type { ScanDoc } from "../scan/speed-and-recall.js";
 import { writeTaggedSources } from "../tagged-sources.js";
 import { benchLsp, LSP_GOALS } from "./lsp-latency.js";
 import { benchMcp } from "./mcp-latency.js";
 
-/** The MCP bench's project (src/bench/servers/mcp-latency.ts), for our cold scan of the same files. */
+/** The MCP bench's project (bench/servers/mcp-latency.ts), for our cold scan of the same files. */
 const MCP_SIZE = { requirements: 10_000, tests: 20_000, codeReferences: 50_000 };
 
 /** Our cold scan of the project the MCP bench serves, then that bench: the server's start-up figures and that scan's time. */
@@ -19,7 +19,7 @@ export async function benchMcpServer(
   cacheDir: string,
 ): Promise<{ initMs: number | null; firstReferenceMs: number | null; coldMs: number }> {
   log();
-  log("4. MCP server (src/bench/servers/mcp-latency.ts)");
+  log("4. MCP server (bench/servers/mcp-latency.ts)");
   // Our cold scan of the very project the MCP bench serves, for its start-up goal.
   const dir = mkdtempSync(path.join(tmpdir(), "speky-bench-mcp-"));
   let coldMs: number;
@@ -51,10 +51,10 @@ export async function benchMcpServer(
   };
 }
 
-/** `speky lsp` on the same 10,000-requirement project (src/bench/servers/lsp-latency.ts): its goal rows. */
+/** `speky lsp` on the same 10,000-requirement project (bench/servers/lsp-latency.ts): its goal rows. */
 export async function benchLspServer(cacheDir: string): Promise<GoalRow[]> {
   log();
-  log("LSP server (src/bench/servers/lsp-latency.ts)");
+  log("LSP server (bench/servers/lsp-latency.ts)");
   process.env.SPEKY_CACHE_DIR = cacheDir;
   const { lines, p99, diagnosticsMs } = await benchLsp();
   for (const line of lines) log(`   ${line}`);

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FILES = 100;
 const PER_FILE = 50;
 const PARAMS = 10;
@@ -77,10 +77,10 @@ export async function benchResults(log: (line?: string) => void): Promise<void> 
   try {
     writeTree(dir);
     writeResults(dir, true);
-    const { loadSpecs } = await import("../loader/load.js");
-    const { scanSpecs } = await import("../model/load-model.js");
-    const { readResults } = await import("../results/read-results.js");
-    const { verify } = await import("../model/verification.js");
+    const { loadSpecs } = await import("../dist/loader/load.js");
+    const { scanSpecs } = await import("../dist/model/load-model.js");
+    const { readResults } = await import("../dist/results/read-results.js");
+    const { verify } = await import("../dist/model/verification.js");
     const loaded = await loadSpecs([path.join(dir, "speky.yaml")]);
     const model = await scanSpecs(loaded.specs!, { cwd: dir, results: [] });
     const sources = { manifests: model.specs.manifests, globs: [], cwd: dir };

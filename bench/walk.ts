@@ -16,11 +16,11 @@ import { fileURLToPath } from "node:url";
 import fg from "fast-glob";
 import { fdir } from "fdir";
 import picomatch from "picomatch";
-import { GlobWalker } from "../fs/globs.js";
+import { GlobWalker } from "../dist/fs/globs.js";
 import { ensureBenchTree } from "./scan/tree.js";
 
 const RUNS = 5;
-const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 interface Contender {
   name: string;
@@ -95,8 +95,8 @@ export async function benchWalk(log: (line?: string) => void): Promise<void> {
   const cases: [string, string, string][] = [
     ["node_modules of speky-ts", path.join(PACKAGE_ROOT, "node_modules"), "**/*.js"],
     ["node_modules of speky-ts", path.join(PACKAGE_ROOT, "node_modules"), "**/*"],
-    ["bench tree (src/bench/scan/tree.ts)", tree.repo, "**/*.py"],
-    ["bench tree (src/bench/scan/tree.ts)", tree.repo, "**/*"],
+    ["bench tree (bench/scan/tree.ts)", tree.repo, "**/*.py"],
+    ["bench tree (bench/scan/tree.ts)", tree.repo, "**/*"],
   ];
   log(`walk: best of ${RUNS} runs each; ratio = time / speky-ts globs.ts time`);
   for (const [label, root, pattern] of cases) {

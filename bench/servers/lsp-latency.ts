@@ -7,14 +7,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { generateLargeSpec } from "../../loader/generate.js";
+import { generateLargeSpec } from "../generate.js";
 import { writeTaggedSources } from "../tagged-sources.js";
 import { RawLspClient } from "./raw-lsp-client.js";
 
 const SIZE = { requirements: 10_000, tests: 20_000, codeReferences: 50_000 };
 const CALLS = 300;
 const KEYSTROKES = 30;
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../bin/speky.js");
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../bin/speky.js");
 export const LSP_GOALS = { requestP99Ms: 20, diagnosticsMs: 300 };
 
 /** CPU time (user + system) the child has used so far, in ms; null where /proc can't tell. */
@@ -236,7 +236,7 @@ async function measure(dir: string): Promise<LspMeasures> {
   }
 }
 
-// Runnable on its own: node dist/bench/servers/lsp-latency.js
+// Runnable on its own: node dist-bench/servers/lsp-latency.js
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   for (const line of (await benchLsp()).lines) console.log(line);
 }

@@ -9,9 +9,9 @@ import { ensureBenchTree } from "./tree.js";
 
 /**
  * `npm run bench -- scan [--base DIR] [--runs N] [--memory N]`: the manifest scan and
- * `--project`, cold and warm, paired with rg (src/bench/scan/pairs.ts) on the bench tree and on
+ * `--project`, cold and warm, paired with rg (bench/scan/pairs.ts) on the bench tree and on
  * a copy of it with 30 links; with --base, the build in DIR (an older commit's, after `npm ci`)
- * against this one; then speky-mcp's first code reference against a cold scan (src/bench/servers/mcp-pairs.ts;
+ * against this one; then speky-mcp's first code reference against a cold scan (bench/servers/mcp-pairs.ts;
  * `--mcp`: that alone); with --memory N, the peak RSS of scans of N small files instead.
  */
 export async function benchScanPairs(args: string[]): Promise<void> {
@@ -32,7 +32,7 @@ export async function benchScanPairs(args: string[]): Promise<void> {
   const tree = ensureBenchTree((line) => log(`   ${line}`));
   const real = { label: "issue 14's tree", dir: tree.dir };
   if (args.includes("--mcp")) {
-    // `--mcp`: the servers' background scan only (src/bench/servers/mcp-pairs.ts).
+    // `--mcp`: the servers' background scan only (bench/servers/mcp-pairs.ts).
     log(`MCP pairs: ${real.label}, ${runs} interleaved rounds`);
     for (const line of await mcpPairLines(real, builds, runs, MCP_PAIR_ID, log)) log(`   ${line}`);
     return;

@@ -14,12 +14,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Parser } from "web-tree-sitter";
-import { MAX_PARSE_BYTES } from "../scan/engine/index.js";
-import { languageForPath, languageTable, wasmPath } from "../scan/grammar/languages.js";
-import { loadWasm, parseBoundMs } from "../scan/grammar/runtime.js";
+import { MAX_PARSE_BYTES } from "../dist/scan/engine/index.js";
+import { languageForPath, languageTable, wasmPath } from "../dist/scan/grammar/languages.js";
+import { loadWasm, parseBoundMs } from "../dist/scan/grammar/runtime.js";
 import { childPaths, filesByLanguage, jdkSources } from "./machine-sources.js";
 
-const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 interface Options {
   max: number;

@@ -25,9 +25,9 @@ const SECTIONS: Record<string, () => Promise<unknown>> = {
   },
   scan: async () => (await import("./scan/pairs-command.js")).benchScanPairs(process.argv.slice(3)),
   walk: async () => (await import("./walk.js")).benchWalk(log),
-  // Reading and matching 50,000 testcases, the server's reload (src/bench/results.ts).
+  // Reading and matching 50,000 testcases, the server's reload (bench/results.ts).
   results: async () => (await import("./results.js")).benchResults(log),
-  // speky diff of a one-file change alone (src/bench/diff.ts).
+  // speky diff of a one-file change alone (bench/diff.ts).
   diff: async () => (await import("./diff.js")).benchDiff((line) => log(`   ${line}`)),
 };
 

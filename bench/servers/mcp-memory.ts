@@ -10,9 +10,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { generateLargeSpec } from "../../loader/generate.js";
+import { generateLargeSpec } from "../generate.js";
 
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../commands/mcp.js");
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/commands/mcp.js");
 const LISTS = ["search_requirements", "test_plan_coverage", "least_tested_requirements", "list_all_ids", "search_tests"];
 const TIMEOUT = { timeout: 600_000 };
 

@@ -5,9 +5,9 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
-import { generateLargeSpec } from "../loader/generate.js";
-import { loadSpecs } from "../loader/load.js";
+import { loadSpecs } from "../dist/loader/load.js";
 import { BIN, fastest, PACKAGE_ROOT, runSpeky } from "./child-runs.js";
+import { generateLargeSpec } from "./generate.js";
 import { fmtMs, type GoalRow, loadAverage, log, printGoalTable } from "./goal-table.js";
 import { phaseTable } from "./phases.js";
 import { benchReport, type ReportFigures, reportGoalRows } from "./report.js";
@@ -63,7 +63,7 @@ export async function mainRun(): Promise<void> {
   const started = performance.now();
   if (!existsSync(path.join(PACKAGE_ROOT, "dist/entry/speky.js"))) throw new Error("build first: npm run build");
   if (process.argv.includes("report")) {
-    log("speky report (src/bench/report.ts)");
+    log("speky report (bench/report.ts)");
     const figures = await benchReport(BIN, (line) => log(`   ${line}`));
     log();
     printGoalTable(reportGoalRows(figures));
@@ -85,7 +85,7 @@ export async function mainRun(): Promise<void> {
     const mcp = await benchMcpServer(cacheDir);
     log();
     log(
-      "Phases of a cold scan, CPU of one thread (src/bench/phases.ts): before = the code path issue 14 replaced (— where unchanged), after = today's",
+      "Phases of a cold scan, CPU of one thread (bench/phases.ts): before = the code path issue 14 replaced (— where unchanged), after = today's",
     );
     for (const line of phaseTable(tree.repo)) log(`   ${line}`);
     // `npm run bench -- speed`: issue 14's figures only (scan, pre-commit, MCP start-up, phases).
@@ -93,7 +93,7 @@ export async function mainRun(): Promise<void> {
     let report: ReportFigures | null = null;
     if (!speedOnly) {
       log();
-      log("5. speky report (src/bench/report.ts)");
+      log("5. speky report (bench/report.ts)");
       report = await benchReport(BIN, (line) => log(`   ${line}`));
     }
 
@@ -179,7 +179,7 @@ export async function mainRun(): Promise<void> {
     if (!speedOnly) rows.push(...(await benchLspServer(cacheDir)));
     if (!speedOnly) {
       log();
-      log("speky diff of a one-file change on the bench tree (src/bench/diff.ts)");
+      log("speky diff of a one-file change on the bench tree (bench/diff.ts)");
       const { benchDiff, DIFF_AIM } = await import("./diff.js");
       const diff = await benchDiff((line) => log(`   ${line}`));
       rows.push({

@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { generateLargeSpec } from "../loader/generate.js";
 import { launchChromium } from "./chromium.js";
+import { generateLargeSpec } from "./generate.js";
 import { fmtMs, type GoalRow } from "./goal-table.js";
 
 export const REPORT_GOALS = { generateMs: 5000, keystrokeMs: 200 };

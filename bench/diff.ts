@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BenchTree, ensureBenchTree } from "./scan/tree.js";
 
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../bin/speky.js");
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../bin/speky.js");
 const REPO_VERSION = 1;
 /** The aim of issue 28: a warm diff costs at most this many warm scans. */
 export const DIFF_AIM = 2;

@@ -7,12 +7,12 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { generateLargeSpec } from "../../loader/generate.js";
+import { generateLargeSpec } from "../generate.js";
 import { requirementId, testId, writeTaggedSources } from "../tagged-sources.js";
 
 const SIZE = { requirements: 10_000, tests: 20_000, codeReferences: 50_000 };
 const CALLS = 300;
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../commands/mcp.js");
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/commands/mcp.js");
 
 interface Answer {
   id?: number;
@@ -194,7 +194,7 @@ async function measureOnce(
   }
 }
 
-// Runnable on its own: node dist/bench/servers/mcp-latency.js
+// Runnable on its own: node dist-bench/servers/mcp-latency.js
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   for (const line of await benchMcp()) console.log(line);
 }
