@@ -78,7 +78,9 @@ describe("link blobs no file system takes", () => {
     expect(textReport(doc)).toContain(
       `the base side's files not compared (3 files):\n  src/also: warning: ${LINK_HOLDS_NUL}\n  src/evil: warning: ${LINK_HOLDS_NUL}\n`,
     );
-    expect(markdownReport(doc, () => undefined)).toContain("**Files of the base side not compared** (3 files):\n\n- src\\/also\\: a symbolic link");
+    expect(markdownReport(doc, () => undefined)).toContain(
+      "**Files of the base side not compared** (3 files):\n\n- src\\/also\\: a symbolic link",
+    );
     const session = await connect(["speky.yaml", "--no-watch"], { cwd: repo.dir });
     try {
       const answer = await call(session.client, "changes_since", { base: "main" });
