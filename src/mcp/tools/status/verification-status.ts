@@ -77,6 +77,5 @@ export const verificationStatusTool = defineTool({
       .describe("Testcases that matched no tagged test, by results file and line"),
   },
   pages: ["failing", "unverified", "partially_verified", "verified", "unmatched_testcases"],
-  live: true,
   run: (model, { category, tag }, state) => verificationStatus(model, category, tag, state?.scanning?.describe()),
 });
