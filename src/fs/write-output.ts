@@ -18,6 +18,10 @@
 //   writeOutputFile("refs.json", json, { cwd });                 // one file
 //   const state = outputFolder("site", { cwd });                 // a folder: "made" or "folder"
 //   writeNewFile(path.join(cwd, "site", "index.html"), html);    // each of its files
+// A refusal is an OutputPathError whose message is the one line to print (exit 2); any other
+// error is the file system's, for `fileErrorReason` (src/cli/file-error.ts):
+//   try { writeOutputFile(out, text, { cwd }); }
+//   catch (e) { throw new CommandError(e instanceof OutputPathError ? e.message : `cannot write ${quote(out)}: ${fileErrorReason(e)}`); }
 // speky:speky-ts#SEC-OUTPUT-WRITERS
 import fs from "node:fs";
 import path from "node:path";
