@@ -71,35 +71,46 @@ describe("a link planted at the output file", () => {
 });
 
 describe("a link planted on the way to the output", () => {
-  // speky:speky-ts#TSEC-WRITE-PARENT-LINK
-  it("refuses every writer when it leads out of the working folder, and creates nothing outside", () => {
-    const t = hostileTree("parent-link");
+  /** Each writer's run through the links of `t`: refused with `status`, one line naming the link, nothing created outside. */
+  function refused(t: ReturnType<typeof hostileTree>, cases: [string[], number][]): void {
+    for (const [args, status] of cases) {
+      const r = t.run(args);
+      expect(r.status, `${args.join(" ")}: ${r.out}`).toBe(status);
+      expect(r.out).toMatch(/leads out of the working folder through '(out|dangling|site)', a symbolic link|'out' is a symbolic link/);
+      expect(r.out).not.toMatch(/\n\s+at /);
+      t.untouched();
+    }
+    expect(existsSync(path.join(t.root, "missing"))).toBe(false);
+  }
+
+  function linkedTree(name: string) {
+    const t = hostileTree(name);
     symlinkSync(t.victim, path.join(t.repo, "out"));
-    symlinkSync(path.join(t.home, ".bashrc"), path.join(t.repo, "rc"));
+    symlinkSync(t.victim, path.join(t.repo, "site"));
     symlinkSync(path.join(t.root, "missing"), path.join(t.repo, "dangling"));
-    const cases: [string[], number][] = [
+    return t;
+  }
+
+  // speky:speky-ts#TSEC-WRITE-PARENT-LINK
+  it("refuses scan and export when it leads out of the working folder, and creates nothing outside", () => {
+    refused(linkedTree("parent-link-files"), [
       [["scan", "--output", "out/refs.json"], 2],
       [["scan", "--output", "out/sub/refs.json"], 2],
       [["scan", "--output", "dangling/refs.json"], 2],
       [["scan", "--output", "docs/../out/refs.json"], 2],
       [["export", "--out", "out/model.json"], 2],
+    ]);
+  });
+
+  // speky:speky-ts#TSEC-WRITE-PARENT-LINK
+  it("refuses the report and speky's pages when it leads out of the working folder, and creates nothing outside", () => {
+    // The issue's MyST case: site -> victim with -o site/markdown wrote 13 pages there.
+    refused(linkedTree("parent-link-folders"), [
       [["report", "--out", "out/trace"], 2],
       [["report", "--format", "markdown", "--out", "out/trace"], 2],
-      [["-o", "out/markdown"], 1],
+      [["-o", "site/markdown"], 1],
       [["-o", "out"], 1],
-    ];
-    for (const [args, status] of cases) {
-      const r = t.run(args);
-      expect(r.status, `${args.join(" ")}: ${r.out}`).toBe(status);
-      expect(r.out).toMatch(/leads out of the working folder through '(out|dangling)', a symbolic link|'out' is a symbolic link/);
-      expect(r.out).not.toMatch(/\n\s+at /);
-      t.untouched();
-    }
-    expect(existsSync(path.join(t.root, "missing"))).toBe(false);
-    // The issue's MyST case, site -> victim with -o site/markdown, writes none of its pages there.
-    symlinkSync(t.victim, path.join(t.repo, "site"));
-    expect(t.run(["-o", "site/markdown"]).status).toBe(1);
-    t.untouched();
+    ]);
   });
 
   // speky:speky-ts#TSEC-WRITE-PARENT-LINK
