@@ -1,8 +1,6 @@
 // `speky scan`: the code references as JSON, for other tools. Either the code sources of
 // manifests, or (with --project) arbitrary files and folders under one project name.
 
-import { writeFile } from "node:fs/promises";
-import path from "node:path";
 import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOption } from "../cli/args.js";
 import { type Command, CSV_OPTION, commandOptions, NO_CACHE_OPTION, print, VERBOSE_CACHE_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
@@ -68,9 +66,12 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
   const json = (await import("../scan/output.js")).formatScanOutput(result);
   const output = stringOption(args, "output");
   if (output === undefined) return { stdout: json, stderr: note, exitCode: 0 };
+  // The writers' rule (src/fs/write-output.ts): never through a link planted at FILE or on its way out.
+  const { OutputPathError, writeOutputFile } = await import("../fs/write-output.js");
   try {
-    await writeFile(path.resolve(cwd, output), json);
+    writeOutputFile(output, json, { cwd });
   } catch (error) {
+    if (error instanceof OutputPathError) throw new CommandError(error.message);
     // speky:speky-ts#INSTALL-OUTPUT-ERROR
     throw new CommandError(`cannot write ${quote(output)}: ${fileErrorReason(error)}`);
   }

@@ -67,7 +67,7 @@ export async function runSpekyCommandLine(argv: readonly string[], context: Comm
   if (args.checkOnly) return 0;
   const pages = mystPages(model, args.sort);
   try {
-    writePages(pages, path.resolve(context.cwd, args.outputFolder), args.outputFolder);
+    writePages(pages, args.outputFolder, context.cwd);
   } catch (error) {
     // speky ends with 1 on an OSError: an unusable folder is not a usage error here.
     let message: string;

@@ -10,7 +10,7 @@ import { loadModel, type ModelOptions, type ModelResult } from "../model/load-mo
 import type { Model } from "../model/model.js";
 import type { CodeReference } from "../scan/types.js";
 import { compareCode, type LinkOf } from "./code-changes.js";
-import { automatedIds, type Changes, compareRefs, type ImpactEntry, problem, refShape, type SuspectEntry } from "./shapes.js";
+import { automatedIds, type Changes, compareRefs, type ImpactEntry, type Problem, problem, refShape, type SuspectEntry } from "./shapes.js";
 import { revisionSide, type Side, type SideRequest, WORKING_TREE, workingTreeSide } from "./sides.js";
 import { coverageChanges, requirementChanges, rewordedRequirements, testChanges } from "./spec-changes.js";
 
@@ -72,6 +72,11 @@ function loadErrors(side: Side, repo: Repository, diagnostics: readonly Diagnost
   return diagnostics
     .filter((d) => d.severity === "error")
     .map((d) => problem(d.file.startsWith(prefix) ? { ...d, file: path.join(repo.root, d.file.slice(prefix.length)) } : d));
+}
+
+/** A revision's files left out of its snapshot, each a warning at its file (issue 48): the comparison goes on. */
+function unwrittenWarnings(side: Side): Problem[] {
+  return side.unwritten.map((u) => ({ file: u.path, line: 0, column: 0, severity: "warning" as const, message: u.reason }));
 }
 
 // speky:speky-ts#DIFF-SUSPECT-RERUN
@@ -149,6 +154,13 @@ export async function computeChanges(request: DiffRequest): Promise<DiffOutcome>
   try {
     const changes: Changes = { base: base.given, base_commit: base.commit, head: head?.given ?? WORKING_TREE };
     if (head !== null) changes.head_commit = head.commit;
+    // speky:speky-ts#DIFF-LINK-BLOBS
+    const [baseWarnings, headWarnings] = [unwrittenWarnings(before), unwrittenWarnings(after)];
+    if (baseWarnings.length + headWarnings.length > 0) {
+      changes.warnings = {};
+      if (baseWarnings.length > 0) changes.warnings.base = baseWarnings;
+      if (headWarnings.length > 0) changes.warnings.head = headWarnings;
+    }
     const compared = before.result.model !== null && after.result.model !== null;
     if (!compared) {
       changes.load_errors = {};

@@ -76,6 +76,11 @@ export function markdownReport(c: Changes, itemUrl: ItemUrl): string {
     `${id(r.id)} at ${place(r, linkOf(r))}${r.symbol === null ? " (free tag)" : ` on ${code(r.symbol)}`}${r.is_test ? " (test)" : ""}`;
   const head = c.head_commit === undefined ? mdText(c.head) : `${mdText(c.head)} (${shortCommit(c.head_commit)})`;
   const out = [`## Specification changes: ${mdText(c.base)} (${shortCommit(c.base_commit)}) → ${head}`, ""];
+  for (const [side, problems] of Object.entries(c.warnings ?? {}) as [string, Problem[]][]) {
+    out.push(`**Files of the ${side} side not compared** (${plural(problems.length, "file")}):`, "");
+    limited(problems, (p) => `- ${mdText(`${p.file}: ${p.message}`)}`, out);
+    out.push("");
+  }
   if (c.load_errors) {
     for (const [side, problems] of Object.entries(c.load_errors) as [string, Problem[]][]) {
       out.push(`**The ${side} side's specifications do not load** (${plural(problems.length, "error")}); nothing was compared.`, "");

@@ -43,6 +43,10 @@ function items(title: string, changes: ItemChanges, out: string[]): void {
 // speky:speky-ts#DIFF-FORMATS
 export function textReport(c: Changes): string {
   const out = [sidesLine(c)];
+  for (const [side, problems] of Object.entries(c.warnings ?? {}) as [string, Problem[]][]) {
+    out.push(`the ${side} side's files not compared (${plural(problems.length, "file")}):`);
+    for (const p of problems) out.push(`  ${problemText(p)}`);
+  }
   if (c.load_errors) {
     for (const [side, problems] of Object.entries(c.load_errors) as [string, Problem[]][]) {
       out.push(`the ${side} side's specifications do not load (${plural(problems.length, "error")}):`);

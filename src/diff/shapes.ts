@@ -58,6 +58,8 @@ export interface Changes {
   head: string;
   /** Present when HEAD is a revision. */
   head_commit?: string;
+  /** Present when a revision holds files that could not be compared (a link no file system takes): a warning at each. */
+  warnings?: { base?: Problem[]; head?: Problem[] };
   /** Present when a side's specs do not load: its errors; the sections needing both sides are left out. */
   load_errors?: { base?: Problem[]; head?: Problem[] };
   requirements?: ItemChanges;

@@ -6,6 +6,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { realOrResolved, toPosix } from "../fs/paths.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
+import type { Unwritten } from "../git/blobs.js";
 import { GitError } from "../git/git-error.js";
 import type { Repository, Revision } from "../git/repository.js";
 import { MAX_SNAPSHOT_FILE_BYTES, openSnapshot } from "../git/snapshot.js";
@@ -30,6 +31,8 @@ export interface Side {
   text(file: string): string | null;
   /** Whether the repository holds `file` on this side. */
   has(file: string): boolean;
+  /** Files of a revision that could not be written into its snapshot (links no file system takes). */
+  unwritten: readonly Unwritten[];
   release(): void;
 }
 
@@ -111,6 +114,7 @@ export async function workingTreeSide(request: SideRequest, loaded?: ModelResult
     result,
     fileOf: makeFileOf(result.model, root),
     ...filesUnder(root),
+    unwritten: [],
     release: () => undefined,
   };
 }
@@ -159,6 +163,7 @@ export async function revisionSide(request: SideRequest, revision: Revision): Pr
       result,
       fileOf: makeFileOf(result.model, root),
       ...filesUnder(root),
+      unwritten: snapshot.unwritten,
       release: () => snapshot.release(),
     };
   } catch (error) {

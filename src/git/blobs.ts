@@ -4,7 +4,10 @@
 //
 // The folder is ours (private, in the cache folder), but the names and the links come from the
 // repository: every folder on the way to a file is made a real folder here (a link or a file
-// in its place is removed, never followed), and files are opened with O_NOFOLLOW.
+// in its place is removed, never followed), and files are opened with O_NOFOLLOW. A link's
+// target is kept in memory only up to MAX_LINK_TARGET_BYTES, and one that no file system takes
+// (a NUL byte, longer than that) is not written: an `Unwritten` entry, which `speky diff`
+// reports as a warning at its file, and the comparison goes on (issue 48).
 import fs from "node:fs";
 import path from "node:path";
 import { GitError } from "./git-error.js";
@@ -13,6 +16,24 @@ import { streamGit } from "./run-git.js";
 import type { TreeEntry } from "./tree-entries.js";
 
 const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = fs.constants;
+
+/**
+ * The longest link target kept: Linux's PATH_MAX, 4,096 bytes with its terminating NUL, which no
+ * symlink(2) target may reach. A link blob is the target's bytes; git takes blobs of any size
+ * (a 200 MB link blob made `diff` peak at 1 GB when read whole).
+ */
+export const MAX_LINK_TARGET_BYTES = 4096;
+
+// speky:speky-ts#DIFF-LINK-BLOBS
+/** A file of the tree not written into the snapshot, and why: reported, never silent. */
+export interface Unwritten {
+  /** `/`-separated, from the tree's top. */
+  path: string;
+  reason: string;
+}
+
+export const LINK_TOO_LONG = `a symbolic link whose target is longer than ${MAX_LINK_TARGET_BYTES} bytes: not read, compared as absent`;
+export const LINK_HOLDS_NUL = "a symbolic link whose target holds a NUL byte: not written, compared as absent";
 const WRITE_FLAGS = O_WRONLY | O_CREAT | O_TRUNC | (O_NOFOLLOW ?? 0);
 
 /** Makes the folders leading to files under one root, each once, as real folders. */
@@ -84,14 +105,19 @@ class BlobSink {
   private fd: number | null = null;
   private link: Buffer[] | null = null;
   failed = 0;
+  /** Why this blob's entries were not written, when it is a link no file system takes. */
+  refused: string | null = null;
 
   constructor(
     private readonly folders: FolderMaker,
     private readonly entries: TreeEntry[],
+    size: number,
   ) {
     const first = entries[0];
     if (first.mode === "120000") {
-      this.link = [];
+      // The blob streams by and is dropped: never more than the bound in memory.
+      if (size > MAX_LINK_TARGET_BYTES) this.refuse(LINK_TOO_LONG);
+      else this.link = [];
       return;
     }
     try {
@@ -107,10 +133,17 @@ class BlobSink {
     else if (this.fd !== null) fs.writeSync(this.fd, bytes);
   }
 
+  private refuse(reason: string): void {
+    this.refused = reason;
+    this.failed = this.entries.length;
+  }
+
   end(): void {
     if (this.link) {
-      const target = Buffer.concat(this.link).toString("utf8");
-      for (const entry of this.entries) this.guard(() => writeLink(this.folders.prepare(entry.path), target));
+      // The target's bytes as git holds them (a name need not be UTF-8).
+      const target = Buffer.concat(this.link);
+      if (target.includes(0)) this.refuse(LINK_HOLDS_NUL);
+      else for (const entry of this.entries) this.guard(() => writeLink(this.folders.prepare(entry.path), target));
       return;
     }
     if (this.fd === null) return;
@@ -136,7 +169,7 @@ class BlobSink {
   }
 }
 
-function writeLink(abs: string, target: string): void {
+function writeLink(abs: string, target: Buffer): void {
   removePath(abs);
   fs.symlinkSync(target, abs);
 }
@@ -150,15 +183,17 @@ function perFileError(error: unknown): boolean {
 export interface BlobsWritten {
   /** Files (and links) written. */
   written: number;
-  /** Files not written: missing objects, names the file system refused. */
+  /** Files not written: missing objects, names the file system refused, links refused. */
   failed: number;
+  /** The links refused, each with its reason. */
+  unwritten: Unwritten[];
 }
 
 // speky:speky-ts#DIFF-SNAPSHOT
 /** Writes the entries (grouped by object) under the FolderMaker's root. */
 export async function writeBlobs(repo: Repository, folders: FolderMaker, byOid: ReadonlyMap<string, TreeEntry[]>): Promise<BlobsWritten> {
   const order = [...byOid.keys()];
-  const outcome: BlobsWritten = { written: 0, failed: 0 };
+  const outcome: BlobsWritten = { written: 0, failed: 0, unwritten: [] };
   if (order.length === 0) return outcome;
   const git = streamGit(repo.root, ["cat-file", "--batch"]);
   git.child.stdin.end(`${order.join("\n")}\n`);
@@ -173,6 +208,8 @@ export async function writeBlobs(repo: Repository, folders: FolderMaker, byOid: 
     sink!.end();
     outcome.written += entries.length - sink!.failed;
     outcome.failed += sink!.failed;
+    const refused = sink!.refused;
+    if (refused !== null) for (const entry of entries) outcome.unwritten.push({ path: entry.path, reason: refused });
     sink = null;
     trailer = true;
   };
@@ -208,7 +245,7 @@ export async function writeBlobs(repo: Repository, folders: FolderMaker, byOid: 
         continue;
       }
       remaining = Number(m[1]);
-      sink = new BlobSink(folders, entries);
+      sink = new BlobSink(folders, entries, remaining);
       if (remaining === 0) finish();
     }
   }

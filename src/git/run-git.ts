@@ -6,9 +6,17 @@
 // left even so: no pager, no hooks, no fsmonitor, no transport (a partial clone's lazy fetch
 // would run ssh or a credential helper), no system configuration, no optional locks, no
 // replace refs (the objects read are the commit's own).
+//
+// No transport, three times over (issue 48): GIT_NO_LAZY_FETCH (git 2.39.4 and 2.44 on; older
+// git ignores it), every protocol's own `allow` set to never on the command line (a
+// repository's `protocol.file.allow=always` beat our `protocol.allow=never`: a protocol's own
+// key wins over the general one, and command-line keys win over the repository's), and
+// GIT_ALLOW_PROTOCOL empty, which allows no protocol whatever any configuration says (git 2.6.1
+// on), remote helpers of any name included.
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 
+// speky:speky-ts#DIFF-NO-TRANSPORT
 const SAFE_OPTIONS = [
   "--no-pager",
   "--no-optional-locks",
@@ -23,6 +31,7 @@ const SAFE_OPTIONS = [
   "core.untrackedCache=false",
   "-c",
   "protocol.allow=never",
+  ...["file", "git", "ssh", "http", "https", "ext", "fd"].flatMap((name) => ["-c", `protocol.${name}.allow=never`]),
   "-c",
   "credential.helper=",
 ];
@@ -39,6 +48,8 @@ export function gitEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.Pro
     GIT_PAGER: "cat",
     PAGER: "cat",
     GIT_NO_LAZY_FETCH: "1",
+    GIT_ALLOW_PROTOCOL: "",
+    GIT_PROTOCOL_FROM_USER: "0",
     GIT_OPTIONAL_LOCKS: "0",
     // Messages are read by people, not parsed; one language keeps them (and the tests) stable.
     LC_ALL: "C",

@@ -8,7 +8,7 @@
 // `git remote get-url`, as the repository is.
 import fs from "node:fs";
 import path from "node:path";
-import { FolderMaker, removeEntry, removePath, writeBlobs } from "./blobs.js";
+import { FolderMaker, LINK_TOO_LONG, MAX_LINK_TARGET_BYTES, removeEntry, removePath, type Unwritten, writeBlobs } from "./blobs.js";
 import type { Repository, Revision } from "./repository.js";
 import { takeSlot, writeSlotState } from "./slots.js";
 import { listTree, type TreeEntry } from "./tree-entries.js";
@@ -27,10 +27,27 @@ export interface Snapshot {
   written: number;
   /** Files not written: submodules, unsafe names, over the size cap, refused by the file system. */
   skipped: number;
+  /** The links of the revision not written (a NUL byte, too long), by path: a warning each. */
+  unwritten: readonly Unwritten[];
   release(): void;
 }
 
 const ENTRIES_FILE = "entries";
+/** The slot's `Unwritten` entries, JSON: kept with the tree, as the files are. */
+const UNWRITTEN_FILE = "unwritten";
+
+function readUnwritten(dir: string): Unwritten[] | null {
+  try {
+    const kept: unknown = JSON.parse(fs.readFileSync(path.join(dir, UNWRITTEN_FILE), "utf8"));
+    if (!Array.isArray(kept)) return null;
+    const valid = kept.every((u) => typeof u?.path === "string" && typeof u?.reason === "string");
+    return valid ? kept.map((u: Unwritten) => ({ path: u.path, reason: u.reason })) : null;
+  } catch {
+    return null;
+  }
+}
+
+const byPath = (a: Unwritten, b: Unwritten) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 function serialize(entries: readonly TreeEntry[]): string {
   return entries.map((e) => `${e.mode} ${e.oid} ${e.size}\t${e.path}\0`).join("");
@@ -82,15 +99,16 @@ export async function openSnapshot(repo: Repository, revision: Revision): Promis
   const slot = await takeSlot(repo.root, revision.tree);
   try {
     const root = path.join(slot.dir, "tree");
-    if (slot.tree === revision.tree && fs.existsSync(root) && fs.existsSync(path.join(slot.dir, ENTRIES_FILE))) {
-      // Held already: nothing to list or write (a rerun's snapshot costs a lock and two stats).
+    const kept = readUnwritten(slot.dir);
+    if (slot.tree === revision.tree && kept !== null && fs.existsSync(root) && fs.existsSync(path.join(slot.dir, ENTRIES_FILE))) {
+      // Held already: nothing to list or write (a rerun's snapshot costs a lock and three reads).
       writeGitFile(root, repo);
       writeSlotState(slot.dir, revision.tree, true);
-      return { root, revision, written: 0, skipped: 0, release: () => slot.release() };
+      return { root, revision, written: 0, skipped: 0, unwritten: kept, release: () => slot.release() };
     }
     const listing = await listTree(repo, revision.tree, MAX_SNAPSHOT_FILE_BYTES);
     const entries = new Map(listing.entries.map((e) => [e.path, e]));
-    const old = slot.tree !== null && fs.existsSync(root) ? readEntries(slot.dir) : null;
+    const old = slot.tree !== null && kept !== null && fs.existsSync(root) ? readEntries(slot.dir) : null;
     writeSlotState(slot.dir, revision.tree, false);
     if (old === null) {
       removePath(root);
@@ -98,18 +116,34 @@ export async function openSnapshot(repo: Repository, revision: Revision): Promis
     } else {
       for (const [p, entry] of old) if (!same(entries.get(p), entry)) removeEntry(root, p);
     }
+    // Links refused before: still refused where their entry is the same.
+    const unwritten = (old === null ? [] : kept!).filter((u) => {
+      const now = entries.get(u.path);
+      return now !== undefined && same(old!.get(u.path), now);
+    });
+    const carried = unwritten.length;
     const byOid = new Map<string, TreeEntry[]>();
     for (const entry of listing.entries) {
       if (old !== null && same(old.get(entry.path), entry)) continue;
+      if (entry.mode === "120000" && entry.size > MAX_LINK_TARGET_BYTES) {
+        // Not even asked of git: its bytes would only stream by.
+        unwritten.push({ path: entry.path, reason: LINK_TOO_LONG });
+        continue;
+      }
       const list = byOid.get(entry.oid);
       if (list) list.push(entry);
       else byOid.set(entry.oid, [entry]);
     }
-    const { written, failed } = await writeBlobs(repo, new FolderMaker(root), byOid);
+    const { written, failed, unwritten: refused } = await writeBlobs(repo, new FolderMaker(root), byOid);
+    unwritten.push(...refused);
+    unwritten.sort(byPath);
     fs.writeFileSync(path.join(slot.dir, ENTRIES_FILE), serialize(listing.entries), { mode: 0o600 });
+    fs.writeFileSync(path.join(slot.dir, UNWRITTEN_FILE), `${JSON.stringify(unwritten)}\n`, { mode: 0o600 });
     writeGitFile(root, repo);
     writeSlotState(slot.dir, revision.tree, true);
-    return { root, revision, written, skipped: listing.skipped + failed, release: () => slot.release() };
+    // Refused without asking git: not among `failed`.
+    const skipped = listing.skipped + failed + unwritten.length - carried - refused.length;
+    return { root, revision, written, skipped, unwritten, release: () => slot.release() };
   } catch (error) {
     slot.release();
     throw error;

@@ -30,6 +30,8 @@ function lists(c: Changes): { list: unknown[]; cut(n: number): void }[] {
   const out: { list: unknown[]; cut(n: number): void }[] = [];
   const add = (holder: Record<string, unknown[]>, key: string) =>
     out.push({ list: holder[key], cut: (n) => (holder[key] = holder[key].slice(0, n)) });
+  // The warnings first: a tree of many refused links must not make the answer unbounded either.
+  for (const key of Object.keys(c.warnings ?? {})) add(c.warnings as Record<string, unknown[]>, key);
   for (const section of SECTIONS) {
     const value = c[section];
     if (value === undefined) continue;

@@ -21,6 +21,9 @@ const WAITING_TOOLS: ReadonlySet<string> = new Set([
   "find_code_references",
   "list_problems",
   "changes_since",
+  // Test results are joined to the tagged tests the scan finds (issue 48: it answered "No test
+  // results are given" until the first scan ended).
+  "verification_status",
 ]);
 
 export function needsScan(tool: string): boolean {

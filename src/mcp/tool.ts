@@ -107,17 +107,27 @@ function computeListing(spec: ToolSpec, state: LiveState, args: Record<string, u
   }
 }
 
+/**
+ * Whether this call's answer is computed afresh rather than memoized with the model: a live tool,
+ * or a waiting tool answered before the first scan ended (verification_status then says it is
+ * loading; a scan that fails keeps the same model, which must not keep that answer).
+ */
+function unmemoized(spec: ToolSpec, state: LiveState): boolean {
+  return spec.live === true || (state.scanning !== null && needsScan(spec.name));
+}
+
 /** Answers a paged tool's call: the whole answer when it is small, else the page asked for. */
 function runPaged(spec: ToolSpec, state: LiveState, args: Record<string, unknown>): CallToolResult {
   const { query, page } = splitPaging(args);
   const key = `${spec.name}\0${JSON.stringify(query)}`;
-  const full = spec.live ? computeListing(spec, state, query) : cachedListing(state.model, key, () => computeListing(spec, state, query));
+  const fresh = unmemoized(spec, state);
+  const full = fresh ? computeListing(spec, state, query) : cachedListing(state.model, key, () => computeListing(spec, state, query));
   if (!(full instanceof Listing)) return full;
   try {
     const cut = pageOf(spec.name, query, full, spec.pages!, page, spec.defaultLimit);
     if ("structured" in cut) return success(cut.structured);
     const whole = () => success(materialize(full.structured));
-    return spec.live ? whole() : cachedAnswer(state.model, key, whole);
+    return fresh ? whole() : cachedAnswer(state.model, key, whole);
   } catch (error) {
     if (!(error instanceof CursorError)) throw error;
     return failure(error.message);
@@ -128,7 +138,7 @@ function runPaged(spec: ToolSpec, state: LiveState, args: Record<string, unknown
 export function runTool(spec: ToolSpec, state: LiveState, args: Record<string, unknown>): CallToolResult {
   const answer = spec.pages
     ? runPaged(spec, state, args)
-    : spec.live
+    : unmemoized(spec, state)
       ? compute(spec, state, args)
       : cachedAnswer(state.model, `${spec.name}\0${JSON.stringify(args)}`, () => compute(spec, state, args));
   return withNotes(spec, state, spec.links ? withLinks(answer, spec.links(state.model, args)) : answer);

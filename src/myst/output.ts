@@ -1,5 +1,6 @@
 // Writes the pages into speky's output folder, and nowhere else. The folder may sit in a
-// hostile checkout: it is only emptied when everything in it is what speky's generator
+// hostile checkout: it is checked by the writers' rule (src/fs/write-output.ts: no link leading
+// out of the working folder on its way, not a link itself), only emptied when everything in it is what speky's generator
 // writes (a previous run of speky or of ours), a folder holding anything else is refused
 // (the rule of `speky report --out`), a symbolic link is never followed, and every file is
 // created afresh (O_EXCL), so that a planted link inside is replaced, its target untouched.
@@ -8,10 +9,11 @@
 // speky:speky-ts#MYST-OUTPUT
 import fs from "node:fs";
 import path from "node:path";
-import { outputFolderState } from "../fs/output-folder.js";
+import { type OutputOptions, OutputPathError, outputFolder, writeNewFile } from "../fs/write-output.js";
 import { quote } from "../quote.js";
 
-export class PagesOutputError extends Error {}
+/** A refused output folder or page name: one line and exit 1 (speky's exit on an OSError). */
+export { OutputPathError as PagesOutputError };
 
 const TOP = new Set(["index.md", "by_tag.md", "coverage.md"]);
 const PAGE_FOLDERS = new Set(["requirements", "tests"]);
@@ -57,14 +59,11 @@ export function unwritablePages(files: ReadonlyMap<string, string>): string[] {
 }
 
 /** Makes `dir` an empty folder that holds nothing of anyone else's. */
-function prepare(dir: string, shown: string): void {
-  const state = outputFolderState(dir);
-  if (state === "made") return;
-  if (state === "link") throw new PagesOutputError(`output folder ${quote(shown)} is a symbolic link; give the real folder`);
-  if (state === "not-a-folder") throw new PagesOutputError(`output folder ${quote(shown)} exists and is not a folder`);
+function prepare(dir: string, shown: string, place: OutputOptions): void {
+  if (outputFolder(dir, place) === "made") return;
   const foreign = foreignEntry(dir);
   if (foreign !== null) {
-    throw new PagesOutputError(
+    throw new OutputPathError(
       `output folder ${quote(shown)} holds ${quote(foreign)}, which speky's pages never include; choose another --output-folder or empty it`,
     );
   }
@@ -72,11 +71,12 @@ function prepare(dir: string, shown: string): void {
   for (const name of fs.readdirSync(dir)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
 }
 
-/** Writes the pages (relative path → text) into `dir`, which holds exactly them afterwards. */
-export function writePages(files: ReadonlyMap<string, string>, dir: string, shown: string): void {
+/** Writes the pages (relative path → text) into `out` (relative to `cwd`), which holds exactly them afterwards. */
+export function writePages(files: ReadonlyMap<string, string>, out: string, cwd: string): void {
   const unwritable = unwritablePages(files);
-  if (unwritable.length > 0) throw new PagesOutputError(`cannot write the pages: ${unwritable.join("; ")}`);
-  prepare(dir, shown);
+  if (unwritable.length > 0) throw new OutputPathError(`cannot write the pages: ${unwritable.join("; ")}`);
+  const dir = path.resolve(cwd, out);
+  prepare(dir, out, { cwd, shown: out });
   for (const sub of ["requirements", "tests", "css"]) fs.mkdirSync(path.join(dir, sub));
-  for (const [file, text] of files) fs.writeFileSync(path.join(dir, file), text, { flag: "wx" });
+  for (const [file, text] of files) writeNewFile(path.join(dir, file), text);
 }

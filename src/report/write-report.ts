@@ -2,16 +2,15 @@
 // as a static site or a Markdown summary. Exit 0 when written, 1 when the specs don't load
 // (their errors printed, no report); an unusable output folder throws (OutputError or a
 // file-system error), which the command line turns into one line and exit 2.
-import fs from "node:fs";
 import path from "node:path";
 import { formatDiagnostic } from "../diagnostics.js";
+import { writeNewFile } from "../fs/write-output.js";
 import { loadModel } from "../model/load-model.js";
 import { relativeTo, shownDiagnostic } from "../text/shown-paths.js";
 import { reportData } from "./data.js";
 import { DEFAULT_OUT, type ReportFormat } from "./formats.js";
 import { generation } from "./generation.js";
 import { markdownReport } from "./markdown.js";
-import { refuseLinkOut } from "./output-path.js";
 import { prepareOutput, writeSite } from "./site.js";
 
 export { DEFAULT_OUT, REPORT_FORMATS, type ReportFormat } from "./formats.js";
@@ -74,15 +73,12 @@ export async function runReport(paths: readonly string[], options: ReportOptions
     let markdown = markdownReport(data);
     if (data.changes) markdown += `\n${(await import("../diff/format-markdown.js")).markdownReport(data.changes, () => undefined)}`;
     if (options.out === undefined) return { stdout: markdown, stderr: "", exitCode: 0 };
-    const dir = path.resolve(cwd, options.out);
-    refuseLinkOut(cwd, options.out);
-    prepareOutput(dir);
-    fs.writeFileSync(path.join(dir, "report.md"), markdown, { flag: "wx" });
+    const dir = prepareOutput(options.out, { cwd });
+    writeNewFile(path.join(dir, "report.md"), markdown);
     return { stdout: `speky: wrote ${path.join(options.out, "report.md")}\n`, stderr: "", exitCode: 0 };
   }
   const out = options.out ?? DEFAULT_OUT;
-  refuseLinkOut(cwd, out);
-  const stats = writeSite(data, path.resolve(cwd, out));
+  const stats = writeSite(data, out, { cwd });
   return {
     stdout: `speky: wrote ${path.join(out, "index.html")} (${stats.pages} pages, ${(stats.bytes / 1e6).toFixed(1)} MB)\n`,
     stderr: "",

@@ -31,6 +31,7 @@ describe("changes_since", () => {
       "base",
       "base_commit",
       "head",
+      "warnings",
       "load_errors",
       "requirements",
       "tests",

@@ -40,10 +40,11 @@ async function walked(session: Session): Promise<void> {
 }
 
 /** The server on a copy of fixtures/mcp-live, its scan held after its walk until `release`. */
-async function held(waitMs: number): Promise<Held> {
+async function held(waitMs: number, args: string[] = [], files: Record<string, string> = {}): Promise<Held> {
   const dir = copyFixture("mcp-live");
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
   const gate = path.join(dir, "release-the-scan");
-  const session = await connect(["speky.yaml", "--no-watch"], {
+  const session = await connect(["speky.yaml", "--no-watch", ...args], {
     cwd: dir,
     env: { SPEKY_CACHE_DIR: path.join(dir, ".cache"), SPEKY_MCP_HOLD_SCAN: gate, SPEKY_MCP_SCAN_WAIT_MS: String(waitMs) },
   });
@@ -124,6 +125,26 @@ describe("start-up without waiting for the scan", () => {
     expect(status).not.toHaveProperty("scanning");
     expect(status.code_references).toBeGreaterThan(0);
     expect((await call(session.client, "list_problems")).isError).toBe(false);
+  });
+});
+
+describe("verification_status before the first scan", () => {
+  // speky:speky-ts#TMCP-VERIFICATION-LOADING
+  it("says the scan is in progress, never that no test results are given, then answers from them", async () => {
+    const junit = '<testsuite name="s"><testcase classname="tests" name="test_login"/></testsuite>\n';
+    const { session, release } = await held(0, ["--results", "junit.xml"], { "junit.xml": junit });
+    const early = await call(session.client, "verification_status");
+    expect(early.isError).toBe(true);
+    expect((early.structured as { error: string }).error).toBe(
+      `scan in progress: 0 of ${SOURCES} files; the test results are read once it is done: call verification_status again then`,
+    );
+    release();
+    for (let i = 0; i < 500 && "scanning" in ((await ok(session.client, "get_status")) as object); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const answer = await call(session.client, "verification_status");
+    expect(answer.isError, JSON.stringify(answer.structured)).toBe(false);
+    expect((answer.structured as { results: { files: unknown[] } }).results.files).toHaveLength(1);
   });
 });
 

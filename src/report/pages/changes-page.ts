@@ -54,6 +54,17 @@ function loadErrors(errors: NonNullable<Changes["load_errors"]>): string {
     .join("\n");
 }
 
+/** Files of a revision left out of the comparison (a link no file system takes), before the sections. */
+function warnings(changes: Changes): string {
+  return (Object.entries(changes.warnings ?? {}) as [string, Problem[]][])
+    .map(
+      ([side, problems]) =>
+        `<p class="status">Files of the ${esc(side)} side not compared (${plural(problems.length, "file")}):</p>` +
+        `<ul>${problems.map((p) => `<li><code>${esc(p.file)}</code> ${esc(p.message)}</li>`).join("")}</ul>\n`,
+    )
+    .join("");
+}
+
 // speky:speky-ts#DIFF-REPORT
 export function changesPage(data: ReportData, changes: Changes): string {
   const heading = `<h1>Changes since <code>${esc(changes.base)}</code> <span class="sub">${esc(data.title)}</span></h1>\n<p class="generated">Commit <code title="${esc(changes.base_commit)}">${esc(changes.base_commit.slice(0, 12))}</code> against the working tree the report was made from.</p>\n`;
@@ -62,7 +73,7 @@ export function changesPage(data: ReportData, changes: Changes): string {
       title: `Changes — ${data.title}`,
       root: "",
       section: "changes",
-      body: heading + body,
+      body: heading + warnings(changes) + body,
       problems: problemCount(data),
       changes: true,
     });

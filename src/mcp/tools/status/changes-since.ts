@@ -28,7 +28,8 @@ export const changesSinceTool = defineTool({
     "definitions whose lines the change touched, with their IDs; suspect: requirements whose long, short or " +
     "client_statement changed while none of their tagged definitions did (code: those definitions); rerun: the tests " +
     "to run again. The base is read from git's objects; nothing in the repository is changed. When a side's " +
-    "specifications do not load, load_errors holds their errors and the sections are left out.",
+    "specifications do not load, load_errors holds their errors and the sections are left out; warnings names the files " +
+    "of a revision that could not be compared (a symbolic link no file system takes).",
   input: {
     base: z.string().min(1).describe("A git revision to compare the working tree with, e.g. origin/main"),
   },
@@ -36,6 +37,7 @@ export const changesSinceTool = defineTool({
     base: z.string(),
     base_commit: z.string().describe("The full commit hash BASE names"),
     head: z.string().describe('"working tree"'),
+    warnings: z.object({ base: z.array(problem).optional(), head: z.array(problem).optional() }).optional(),
     load_errors: z.object({ base: z.array(problem).optional(), head: z.array(problem).optional() }).optional(),
     requirements: items.optional(),
     tests: items.optional(),

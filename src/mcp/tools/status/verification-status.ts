@@ -19,8 +19,10 @@ function scopeOf(model: Model, category?: string, tag?: string): Requirement[] {
 }
 
 // speky:speky-ts#RESULTS-MCP
-export function verificationStatus(model: Model, category?: string, tag?: string) {
+export function verificationStatus(model: Model, category?: string, tag?: string, scanning?: string | null) {
   const v = model.verification;
+  // speky:speky-ts#MCP-VERIFICATION-LOADING
+  if (!v && scanning) throw new ToolError(`${scanning}; the test results are read once it is done: call verification_status again then`);
   if (!v) throw new ToolError("No test results are given (speky-mcp --results GLOB, or test_results in the manifest)");
   const buckets = Object.fromEntries(REQUIREMENT_STATUSES.map((s) => [s, [] as Requirement[]])) as Record<RequirementStatus, Requirement[]>;
   for (const req of scopeOf(model, category, tag)) buckets[v.requirements.get(req.id) ?? "unverified"].push(req);
@@ -75,5 +77,5 @@ export const verificationStatusTool = defineTool({
       .describe("Testcases that matched no tagged test, by results file and line"),
   },
   pages: ["failing", "unverified", "partially_verified", "verified", "unmatched_testcases"],
-  run: (model, { category, tag }) => verificationStatus(model, category, tag),
+  run: (model, { category, tag }, state) => verificationStatus(model, category, tag, state?.scanning?.describe()),
 });
