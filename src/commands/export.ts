@@ -1,27 +1,12 @@
 // `speky export [PATH...] [--out FILE]`: the whole model as one JSON document
-// (schema/export.schema.json) on stdout, or into FILE (written beside it, then renamed over
-// it: a link planted at FILE is replaced, its target untouched).
+// (schema/export.schema.json) on stdout, or into FILE (src/cli/output-file.ts).
 
-import fs from "node:fs";
-import path from "node:path";
-import { CommandError, flag, listOption, type ParsedArgs, stringOption } from "../cli/args.js";
+import { flag, listOption, type ParsedArgs, stringOption } from "../cli/args.js";
 import { type Command, CSV_OPTION, NO_CACHE_OPTION, print, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
-import { fileErrorReason } from "../cli/file-error.js";
+import { writeOutputFile } from "../cli/output-file.js";
 import { escapeControl, formatDiagnostic } from "../diagnostics.js";
-import { quote } from "../quote.js";
 import { useCommandLineShortcuts } from "./one-shot.js";
-
-function writeBeside(file: string, text: string): void {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  fs.writeFileSync(temporary, text, { flag: "wx" });
-  try {
-    fs.renameSync(temporary, file);
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
-    throw error;
-  }
-}
 
 // speky:speky-ts#EXPORT-COMMAND
 async function runExport(args: ParsedArgs, cwd: string): Promise<{ stdout: string; stderr: string; exitCode: number }> {
@@ -47,11 +32,7 @@ async function runExport(args: ParsedArgs, cwd: string): Promise<{ stdout: strin
   const json = formatExport(model, diagnostics, { verification: exportedVerification(model) });
   const out = stringOption(args, "out");
   if (out === undefined) return { stdout: json, stderr: said, exitCode: 0 };
-  try {
-    writeBeside(path.resolve(cwd, out), json);
-  } catch (error) {
-    throw new CommandError(`cannot write ${quote(out)}: ${fileErrorReason(error)}`);
-  }
+  writeOutputFile(cwd, out, json);
   return { stdout: "", stderr: said, exitCode: 0 };
 }
 
