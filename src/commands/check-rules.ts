@@ -111,6 +111,15 @@ export const CHECK_RULES: readonly CheckRule[] = [
     matches: /matched no file|cannot list the folder|\(in the glob |: refused$|^file '.*' not found$/s,
   },
   {
+    id: "speky/findings-left-out",
+    name: "FindingsLeftOut",
+    level: "warning",
+    short: "More findings than code scanning takes in one run",
+    full: "Code scanning rejects a run of more than 25,000 results: the errors are kept first, and this result counts the findings left out.",
+    help: "Run speky check for the whole list, and fix the most frequent kinds first.",
+    matches: /^[\d,]+ more findings are left out: code scanning takes /,
+  },
+  {
     id: "speky/code-tag",
     name: "CodeTagProblem",
     level: "warning",

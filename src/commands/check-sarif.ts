@@ -13,6 +13,8 @@ export const INFORMATION_URI = "https://www.npmjs.com/package/speky-ts";
 const SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 /** The key of our fingerprint in partialFingerprints; its version changes when what it hashes does. */
 export const FINGERPRINT_KEY = "spekyFinding/v1";
+/** Results code scanning takes in one run: an upload holding more is rejected whole. */
+export const MAX_SARIF_RESULTS = 25_000;
 
 /**
  * A path relative to the root as a URI reference: each segment percent-encoded, so that no
@@ -64,11 +66,25 @@ function sarifRules(): object[] {
   }));
 }
 
+// speky:speky-ts#SEC-SARIF-BOUND
+/**
+ * At most MAX_SARIF_RESULTS findings, the errors first (each severity in check's order); past
+ * that, the last one kept says how many were left out, at the place of the first of them.
+ */
+export function boundedFindings(findings: readonly Diagnostic[], max = MAX_SARIF_RESULTS): Diagnostic[] {
+  if (findings.length <= max) return [...findings];
+  const ranked = [...findings.filter((d) => d.severity === "error"), ...findings.filter((d) => d.severity !== "error")];
+  const first = ranked[max - 1];
+  const left = ranked.length - (max - 1);
+  const message = `${left.toLocaleString("en-US")} more findings are left out: code scanning takes ${max.toLocaleString("en-US")} per run (speky check prints them all)`;
+  return [...ranked.slice(0, max - 1), { ...first, message }];
+}
+
 // speky:speky-ts#CHECK-SARIF
 /** The SARIF log of the findings (sorted as check sorts them); `root`: the repository root they are relative to. */
 export function sarifReport(findings: readonly Diagnostic[], root: string): string {
   const seen = new Map<string, number>();
-  const results = findings.map((d) => {
+  const results = boundedFindings(findings).map((d) => {
     const ruleIndex = ruleIndexOf(d);
     const ruleId = CHECK_RULES[ruleIndex].id;
     const subject = fingerprintSubject(ruleId, d);

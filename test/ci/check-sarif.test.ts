@@ -7,7 +7,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHECK_RULES } from "../../src/commands/check-rules.js";
-import { FINGERPRINT_KEY, relativeUri, sarifText } from "../../src/commands/check-sarif.js";
+import { FINGERPRINT_KEY, MAX_SARIF_RESULTS, relativeUri, sarifReport, sarifText } from "../../src/commands/check-sarif.js";
+import type { Diagnostic } from "../../src/diagnostics.js";
 import { VERSION } from "../../src/version.js";
 import { PASSING_TREE, resultsTreeFiles, SPEC_ERRORS_TREE, type TreeFiles, writeTree } from "../support/ci-trees.js";
 import { runSpeky, scratchFolders } from "../support/process.js";
@@ -68,7 +69,9 @@ describe("speky check --format sarif", () => {
   it("gives one rule per kind of finding, with the tool, levels as check's and paths from the repository root", () => {
     expect(logs.map((l) => l.status)).toEqual([1, 1, 0]);
     const seen = new Set(logs.flatMap((l) => l.log.runs[0].results.map((r) => r.ruleId)));
-    expect([...seen].sort()).toEqual(CHECK_RULES.map((r) => r.id).sort());
+    // Every kind has a finding here, but the bound's (tested below).
+    const kinds = CHECK_RULES.map((r) => r.id).filter((id) => id !== "speky/findings-left-out");
+    expect([...seen].sort()).toEqual(kinds.sort());
     for (const { log } of logs) {
       const run = log.runs[0];
       expect(run.tool.driver).toMatchObject({ name: "speky-ts", version: VERSION, informationUri: expect.stringMatching(/^https:\/\//) });
@@ -148,6 +151,30 @@ describe("speky check --format sarif", () => {
     expect(log.runs[0].originalUriBaseIds["%SRCROOT%"].uri).toMatch(/^file:\/\/\/.*\/$/);
   });
 
+  // speky:speky-ts#TCHECK-SARIF-BOUND
+  it("keeps at most 25,000 results, errors first, the last one counting those left out", () => {
+    const at = (i: number, severity: "error" | "warning"): Diagnostic => ({
+      file: `src/f${i % 7}.py`,
+      line: i + 1,
+      column: 1,
+      severity,
+      message: `tag in code is not a tag ${i}`,
+    });
+    const findings = [
+      ...Array.from({ length: 20_000 }, (_, i) => at(i, "warning")),
+      ...Array.from({ length: 5_003 }, (_, i) => at(i, "error")),
+    ];
+    const results = (JSON.parse(sarifReport(findings, "/repo")) as SarifLog).runs[0].results;
+    expect(results.length).toBe(MAX_SARIF_RESULTS);
+    expect(results.filter((r) => r.level === "error").length).toBe(5_003);
+    expect(results.at(-1)).toMatchObject({ ruleId: "speky/findings-left-out", level: "warning" });
+    expect(results.at(-1)!.message.text).toBe(
+      "4 more findings are left out: code scanning takes 25,000 per run (speky check prints them all)",
+    );
+    expect(new Set(results.map((r) => r.partialFingerprints[FINGERPRINT_KEY])).size).toBe(MAX_SARIF_RESULTS);
+  });
+
+  // speky:speky-ts#TCHECK-SARIF-BOUND
   it("escapes what would make a link, a URI part or a line: '[x](0)', '#', '?', control characters", () => {
     expect(sarifText("unknown ID '[x](0)' \\ \n")).toBe("unknown ID '\\[x\\](0)' \\\\ \\n");
     expect(relativeUri("src/a #b?c/x:y%.py")).toBe("src/a%20%23b%3Fc/x%3Ay%25.py");
