@@ -10,7 +10,7 @@ speky check "${PATHS[@]}" "${RESULT_ARGS[@]}" "${CHECK_FLAGS[@]}" --format githu
 code=$?
 
 sarif_file=""
-if [ "${INPUT_SARIF:-true}" = "true" ]; then
+if [ "$(printf '%s' "${INPUT_SARIF:-true}" | tr '[:upper:]' '[:lower:]')" = "true" ]; then
   sarif_file="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/speky-ts.sarif"
   speky check "${PATHS[@]}" "${RESULT_ARGS[@]}" "${CHECK_FLAGS[@]}" --format sarif >"$sarif_file"
   sarif_code=$?

@@ -8,7 +8,7 @@ source "$GITHUB_ACTION_PATH/action/lib.sh"
 read_inputs
 
 if ! speky report --format markdown "${PATHS[@]}" "${RESULT_ARGS[@]}" >>"$GITHUB_STEP_SUMMARY"; then
-  printf '\n**speky-ts**: no summary, the specifications do not load (see the check step).\n' >>"$GITHUB_STEP_SUMMARY"
+  printf '\n**speky-ts**: no summary: speky report failed (its message is in the log; the check step says why).\n' >>"$GITHUB_STEP_SUMMARY"
 fi
 
 base="${INPUT_DIFF_BASE:-}"

@@ -109,7 +109,21 @@ describe("the GitHub Action, its steps run as the runner runs them", () => {
     expect(readdirSync(run.temp).filter((f) => f.endsWith(".sarif"))).toEqual([]);
     expect(run.steps.map((s) => s.status)).toEqual([0, 0, 0, 1]);
     expect(run.steps[3].stderr).toContain("the spec diff has changes in: requirements.changed");
-    // fail-on never: the same job passes.
-    expect(job(workspace, { sarif: "false", "fail-on": "never" }, PR_ENV).status).toBe(0);
+  });
+
+  it("with fail-on never: findings leave the job passing, the exit code still an output", () => {
+    const workspace = push({ ...PASSING_TREE, ...FAILING_CHANGE });
+    const run = job(workspace, { sarif: "false", "fail-on": "never" }, { GITHUB_EVENT_NAME: "push" });
+    expect(run.outputs).toEqual({ "sarif-file": "", "exit-code": "1" });
+    expect(run.status).toBe(0);
+  });
+
+  it("when speky cannot run (no manifest in the working directory): exit 2, and the job fails even with fail-on never", () => {
+    const workspace = push({ ...PASSING_TREE, "docs/README.md": "no manifest here\n" });
+    const run = job(workspace, { "working-directory": "docs", "fail-on": "never" }, { GITHUB_EVENT_NAME: "push" });
+    expect(run.outputs["exit-code"]).toBe("2");
+    expect(run.steps.map((s) => s.status)).toEqual([0, 0, 0, 2]);
+    expect(run.steps[3].stderr).toContain("speky check could not run (exit 2)");
+    expect(run.summary).toContain("no summary: speky report failed");
   });
 });
