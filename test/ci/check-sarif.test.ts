@@ -6,9 +6,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHECK_RULES } from "../../src/commands/check-rules.js";
+import { CHECK_RULES, ruleIndexOf } from "../../src/commands/check-rules.js";
 import { FINGERPRINT_KEY, MAX_SARIF_RESULTS, relativeUri, sarifReport, sarifText } from "../../src/commands/check-sarif.js";
 import type { Diagnostic } from "../../src/diagnostics.js";
+import { tooLargeMessage } from "../../src/scan/engine/file.js";
+import { MESSAGES } from "../../src/scan/engine/tag.js";
 import { VERSION } from "../../src/version.js";
 import { PASSING_TREE, resultsTreeFiles, SPEC_ERRORS_TREE, type TreeFiles, writeTree } from "../support/ci-trees.js";
 import { runSpeky, scratchFolders } from "../support/process.js";
@@ -172,6 +174,18 @@ describe("speky check --format sarif", () => {
       "4 more findings are left out: code scanning takes 25,000 per run (speky check prints them all)",
     );
     expect(new Set(results.map((r) => r.partialFingerprints[FINGERPRINT_KEY])).size).toBe(MAX_SARIF_RESULTS);
+  });
+
+  it("files the scanner's every tag message, and a cap's count of one, under the code-tag rule", () => {
+    const rule = (message: string, severity: "error" | "warning" = "warning") =>
+      CHECK_RULES[ruleIndexOf({ file: "a.py", line: 1, column: 1, severity, message })].id;
+    for (const message of [...Object.values(MESSAGES), tooLargeMessage(5 * 1024 * 1024)]) expect(rule(message)).toBe("speky/code-tag");
+    expect(rule(`12 more tags in this file: ${MESSAGES.inCode}`)).toBe("speky/code-tag");
+    expect(rule("3 more errors like this in this file: duplicate ID 'X' (first defined at a.yaml:1:1)", "error")).toBe(
+      "speky/duplicate-id",
+    );
+    // A message of no known shape falls to the generic rule of its severity.
+    expect([rule("something new", "error"), rule("something new")]).toEqual(["speky/spec-invalid", "speky/spec-warning"]);
   });
 
   // speky:speky-ts#TCHECK-SARIF-BOUND
