@@ -1,9 +1,10 @@
-// The three ways `speky check` prints its findings. Each format is whole and deterministic.
+// The ways `speky check` prints its findings. Each format is whole and deterministic.
 import { type Diagnostic, escapeControl, formatDiagnostic, lineSafeJson } from "../diagnostics.js";
 import { plural } from "../quote.js";
+import { sarifReport } from "./check-sarif.js";
 
-export type CheckFormat = "text" | "json" | "github";
-export const CHECK_FORMATS: readonly CheckFormat[] = ["text", "json", "github"];
+export type CheckFormat = "text" | "json" | "github" | "sarif";
+export const CHECK_FORMATS: readonly CheckFormat[] = ["text", "json", "github", "sarif"];
 
 export interface Summary {
   errors: number;
@@ -33,8 +34,11 @@ function githubLine(d: Diagnostic): string {
   return `::${d.severity} ${props.join(",")}::${escapeData(d.message)}`;
 }
 
-export function renderReport(format: CheckFormat, findings: readonly Diagnostic[], summary: Summary): string {
+/** `root`: the repository root, which SARIF's paths are relative to. */
+export function renderReport(format: CheckFormat, findings: readonly Diagnostic[], summary: Summary, root = "."): string {
   switch (format) {
+    case "sarif":
+      return sarifReport(findings, root);
     case "json":
       return `${lineSafeJson(JSON.stringify({ version: 1, findings, summary }, null, 2))}\n`;
     case "github":

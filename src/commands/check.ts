@@ -14,6 +14,7 @@ import {
   WALK_OPTIONS,
 } from "../cli/command.js";
 import { DEFAULT_HELP, isDirectory, manifestPaths } from "../cli/default-manifests.js";
+import { writeCommandOutput } from "../cli/output-file.js";
 import { verboseNote } from "../cli/verbose.js";
 import { compareDiagnostics, type Diagnostic, escapeControl } from "../diagnostics.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
@@ -64,8 +65,9 @@ async function runCheck(args: ParsedArgs, context: CommandContext): Promise<{ ou
   const { specPaths, sourceFiles, note } = await checkPaths(args, cwd);
   if (note) context.stderr(`speky: ${escapeControl(note)}\n`);
   const onlyFiles = sourceFiles.length > 0 ? sourceFiles.map((f) => path.resolve(cwd, f)) : undefined;
-  // Paths relative to the working directory; GitHub resolves annotations from the repository root.
-  const show = relativeTo(format === "github" ? repositoryRoot(cwd) : cwd);
+  // Paths relative to the working directory; GitHub resolves annotations and SARIF's paths from the repository root.
+  const root = format === "github" || format === "sarif" ? repositoryRoot(cwd) : cwd;
+  const show = relativeTo(root);
 
   await useCommandLineShortcuts();
   preloadScanCache(!flag(args, "no-cache"));
@@ -111,7 +113,7 @@ async function runCheck(args: ParsedArgs, context: CommandContext): Promise<{ ou
   }
   const summary = summarize(findings, files);
   const failed = summary.errors > 0 || (flag(args, "strict") && summary.warnings > 0);
-  return { output: renderReport(format, findings, summary), exitCode: failed ? 1 : 0 };
+  return { output: renderReport(format, findings, summary, root), exitCode: failed ? 1 : 0 };
 }
 
 export const checkCommand: Command = {
@@ -120,6 +122,7 @@ export const checkCommand: Command = {
   usage: [
     "[PATH... [FILE...]] [-- FILE...] [--format text|json|github] [--strict] [--no-cache] [--verbose] [--no-ignore] [--allow-outside] [-C CSV]...",
     "[PATH...] [--results GLOB]... [--require-verified] [...]",
+    "[PATH...] --format sarif [--output FILE] [...]",
   ],
   description: `Validate the specs and scan the manifests' code_sources; fail on invalid specs
 and on code tags naming unknown IDs. PATH is a manifest (kind: project) or a specification
@@ -131,11 +134,14 @@ are checked all the same (a tag naming an ID of a file that failed to load is no
 With test results (--results, or the manifests' test_results), each failed test of a tagged
 test is an error at its tag; --require-verified also fails for each requirement of the
 coverage scope that is not verified.
-Paths are printed relative to the current folder; with --format github, relative to the
-repository root ($GITHUB_WORKSPACE, else the git work tree), where GitHub places annotations.
+Paths are printed relative to the current folder; with --format github or sarif, relative to
+the repository root ($GITHUB_WORKSPACE, else the git work tree), where GitHub places annotations
+and code scanning alerts. --format sarif prints a SARIF 2.1.0 log for code scanning, one rule
+per kind of finding (docs/ci.md); --output writes the report into FILE instead of stdout.
 Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error (or no manifest).`,
   options: [
     { name: "format", value: "FORMAT", choices: CHECK_FORMATS, help: "how findings are printed (default: text)" },
+    { name: "output", short: "o", value: "FILE", help: "write the report into FILE instead of stdout" },
     { name: "strict", help: "warnings fail the check too" },
     CSV_OPTION,
     NO_CACHE_OPTION,
@@ -146,7 +152,9 @@ Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error (or 
   ],
   async run(args, context) {
     const { output, exitCode } = await runCheck(args, context);
-    context.stdout(output);
+    const file = stringOption(args, "output");
+    if (file === undefined) context.stdout(output);
+    else writeCommandOutput(context.cwd, file, output);
     return exitCode;
   },
 };

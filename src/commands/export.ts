@@ -3,12 +3,11 @@
 // (src/fs/write-output.ts: written beside it, then renamed over it; a link planted at FILE is
 // replaced, its target untouched; none leading out of the working folder is followed).
 
-import { CommandError, flag, listOption, type ParsedArgs, stringOption } from "../cli/args.js";
+import { flag, listOption, type ParsedArgs, stringOption } from "../cli/args.js";
 import { type Command, CSV_OPTION, NO_CACHE_OPTION, print, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
-import { fileErrorReason } from "../cli/file-error.js";
+import { writeCommandOutput } from "../cli/output-file.js";
 import { escapeControl, formatDiagnostic } from "../diagnostics.js";
-import { quote } from "../quote.js";
 import { useCommandLineShortcuts } from "./one-shot.js";
 
 // speky:speky-ts#EXPORT-COMMAND
@@ -35,13 +34,7 @@ async function runExport(args: ParsedArgs, cwd: string): Promise<{ stdout: strin
   const json = formatExport(model, diagnostics, { verification: exportedVerification(model) });
   const out = stringOption(args, "out");
   if (out === undefined) return { stdout: json, stderr: said, exitCode: 0 };
-  const { OutputPathError, writeOutputFile } = await import("../fs/write-output.js");
-  try {
-    writeOutputFile(out, json, { cwd });
-  } catch (error) {
-    if (error instanceof OutputPathError) throw new CommandError(error.message);
-    throw new CommandError(`cannot write ${quote(out)}: ${fileErrorReason(error)}`);
-  }
+  writeCommandOutput(cwd, out, json);
   return { stdout: "", stderr: said, exitCode: 0 };
 }
 

@@ -4,7 +4,7 @@
 import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOption } from "../cli/args.js";
 import { type Command, CSV_OPTION, commandOptions, NO_CACHE_OPTION, print, VERBOSE_CACHE_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
-import { fileErrorReason } from "../cli/file-error.js";
+import { writeCommandOutput } from "../cli/output-file.js";
 import { verboseNote } from "../cli/verbose.js";
 import { compareDiagnostics, escapeControl, formatDiagnostic } from "../diagnostics.js";
 import { quote } from "../quote.js";
@@ -66,15 +66,7 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
   const json = (await import("../scan/output.js")).formatScanOutput(result);
   const output = stringOption(args, "output");
   if (output === undefined) return { stdout: json, stderr: note, exitCode: 0 };
-  // The writers' rule (src/fs/write-output.ts): never through a link planted at FILE or on its way out.
-  const { OutputPathError, writeOutputFile } = await import("../fs/write-output.js");
-  try {
-    writeOutputFile(output, json, { cwd });
-  } catch (error) {
-    if (error instanceof OutputPathError) throw new CommandError(error.message);
-    // speky:speky-ts#INSTALL-OUTPUT-ERROR
-    throw new CommandError(`cannot write ${quote(output)}: ${fileErrorReason(error)}`);
-  }
+  writeCommandOutput(cwd, output, json);
   return { stdout: "", stderr: note, exitCode: 0 };
 }
 

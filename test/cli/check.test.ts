@@ -89,7 +89,7 @@ describe("speky check", () => {
     expect(runSpeky(["check"], tempDir()).status).toBe(2);
     const bad = runSpeky(["check", "specs/speky-ts.yaml", "--format", "xml"]);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toBe("speky: option '--format' must be one of text, json, github, not 'xml'\nTry 'speky --help'.\n");
+    expect(bad.stderr).toBe("speky: option '--format' must be one of text, json, github, sarif, not 'xml'\nTry 'speky --help'.\n");
     // Not a command: speky's own command line, with a FILE that does not exist (speky's exit 1).
     expect(runSpeky(["frobnicate"]).status).toBe(1);
   });

@@ -88,7 +88,7 @@ describe("messages quote input bounded and escaped", () => {
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toBe(`speky: no such file '${"X".repeat(100)}…' (100,000 characters)\n`);
     const option = runSpeky(["check", "x.yaml", "--format", "a\nerror: forged"]);
-    expect(option.stderr.split("\n")[0]).toBe("speky: option '--format' must be one of text, json, github, not 'a\\nerror: forged'");
+    expect(option.stderr.split("\n")[0]).toBe("speky: option '--format' must be one of text, json, github, sarif, not 'a\\nerror: forged'");
   });
 
   it("bounds the MCP error texts that echo an argument, and keeps the contract's texts for the rest", async () => {

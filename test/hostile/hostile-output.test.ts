@@ -54,6 +54,7 @@ describe("bidirectional controls", () => {
       ["check"],
       ["check", "--format", "github"],
       ["check", "--format", "json"],
+      ["check", "--format", "sarif"],
       ["scan"],
       ["report", "--format", "markdown"],
     ]) {
