@@ -1,13 +1,12 @@
 // `speky scan`: the code references as JSON, for other tools. Either the code sources of
 // manifests, or (with --project) arbitrary files and folders under one project name.
 
-import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOption } from "../cli/args.js";
+import { flag, listOption, type ParsedArgs, parseArgs, stringOption } from "../cli/args.js";
 import { type Command, CSV_OPTION, commandOptions, NO_CACHE_OPTION, print, VERBOSE_CACHE_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
 import { writeCommandOutput } from "../cli/output-file.js";
 import { verboseNote } from "../cli/verbose.js";
 import { compareDiagnostics, escapeControl, formatDiagnostic } from "../diagnostics.js";
-import { quote } from "../quote.js";
 import type { ScanResult } from "../scan/types.js";
 import { relativeTo, shownDiagnostic } from "../text/shown-paths.js";
 import { preloadScanCache, useCommandLineShortcuts } from "./one-shot.js";
