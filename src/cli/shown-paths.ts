@@ -7,6 +7,9 @@ import path from "node:path";
 import { absolutePathOf, type Diagnostic } from "../diagnostics.js";
 import { gitWorkTree } from "../fs/boundary.js";
 import { realOrResolved, toPosix } from "../fs/paths.js";
+import type { Model } from "../model/model.js";
+import { projectRoots, referencePath } from "../model/paths.js";
+import type { CodeReference } from "../scan/types.js";
 
 // speky:speky-ts#CLI-SHOWN-PATHS
 /** Where GitHub resolves an annotation's file: GITHUB_WORKSPACE, else the git work tree, else cwd. */
@@ -26,4 +29,20 @@ export function relativeTo(base: string): (absPath: string) => string {
 export function shownDiagnostic(d: Diagnostic, show: (absPath: string) => string): Diagnostic {
   const absPath = absolutePathOf(d);
   return absPath === undefined ? d : { ...d, file: show(absPath) };
+}
+
+// speky:speky-ts#CLI-REPOSITORY-PATHS
+/**
+ * JSON for other tools names a file from the repository root (the git work tree holding the
+ * working directory, else the working directory), wherever the command ran: beside speky's
+ * `file`, relative to the root of the manifest the tag names, which a monorepo's projects share.
+ */
+export function repositoryPaths(model: Model, cwd: string): (ref: CodeReference) => string | undefined {
+  const real = realOrResolved(cwd);
+  const show = relativeTo(gitWorkTree(real) ?? real);
+  const roots = projectRoots(model);
+  return (ref) => {
+    const abs = referencePath(roots, ref);
+    return abs === undefined ? undefined : show(realOrResolved(abs));
+  };
 }

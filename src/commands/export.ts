@@ -8,6 +8,7 @@ import { CommandError, flag, listOption, type ParsedArgs, stringOption } from ".
 import { type Command, CSV_OPTION, NO_CACHE_OPTION, print, RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
 import { fileErrorReason } from "../cli/file-error.js";
+import { repositoryPaths } from "../cli/shown-paths.js";
 import { escapeControl, formatDiagnostic } from "../diagnostics.js";
 import { quote } from "../quote.js";
 import { useCommandLineShortcuts } from "./one-shot.js";
@@ -44,7 +45,10 @@ async function runExport(args: ParsedArgs, cwd: string): Promise<{ stdout: strin
     const errors = diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join("");
     return { stdout: "", stderr: `${said}${errors}speky: the specifications have errors; nothing exported\n`, exitCode: 1 };
   }
-  const json = formatExport(model, diagnostics, { verification: exportedVerification(model) });
+  const json = formatExport(model, diagnostics, {
+    verification: exportedVerification(model),
+    repositoryPath: repositoryPaths(model, cwd),
+  });
   const out = stringOption(args, "out");
   if (out === undefined) return { stdout: json, stderr: said, exitCode: 0 };
   try {

@@ -4,19 +4,26 @@ import type { CodeReference, ScanResult, ScanStats } from "./types.js";
 
 export interface ScanOutput {
   version: 1;
-  references: CodeReference[];
+  references: (CodeReference & { path?: string })[];
   diagnostics: Diagnostic[];
   stats: ScanStats;
 }
 
+/**
+ * A reference's file from the repository root (the `path` beside speky's manifest-relative
+ * `file`), when the command knows the manifests' roots.
+ */
+export type RepositoryPath = (ref: CodeReference) => string | undefined;
+
 /** Fixed key order, so the printed JSON is byte-identical across runs. */
-export function scanOutput(result: ScanResult): ScanOutput {
+export function scanOutput(result: ScanResult, repositoryPath: RepositoryPath = () => undefined): ScanOutput {
   return {
     version: 1,
     references: result.references.map((r) => ({
       project: r.project,
       id: r.id,
       file: r.file,
+      ...optionalPath(repositoryPath(r)),
       line: r.line,
       column: r.column,
       ...(r.end_line === undefined ? {} : { end_line: r.end_line }),
@@ -39,6 +46,8 @@ export function scanOutput(result: ScanResult): ScanOutput {
   };
 }
 
-export function formatScanOutput(result: ScanResult): string {
-  return `${lineSafeJson(JSON.stringify(scanOutput(result), null, 2))}\n`;
+const optionalPath = (p: string | undefined) => (p === undefined ? {} : { path: p });
+
+export function formatScanOutput(result: ScanResult, repositoryPath?: RepositoryPath): string {
+  return `${lineSafeJson(JSON.stringify(scanOutput(result, repositoryPath), null, 2))}\n`;
 }
