@@ -45,7 +45,8 @@ describe("speky scan", () => {
     expect(first.status).toBe(0);
     expect(JSON.parse(withoutMs(first.stdout))).toEqual({
       version: 1,
-      references: REFERENCES,
+      // speky's file, and the same file from the repository root (this repository's).
+      references: REFERENCES.map((r) => ({ ...r, path: `fixtures/check/tree/${r.file}` })),
       diagnostics: [
         {
           file: "src/bad.py",
