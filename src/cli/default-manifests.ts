@@ -6,6 +6,7 @@
 
 import { statSync } from "node:fs";
 import path from "node:path";
+import { gitWorkTree } from "../fs/boundary.js";
 import { realOrResolved, toPosix } from "../fs/paths.js";
 import { DEFAULT_MANIFEST, manifestAbove } from "../loader/manifest-above.js";
 import { UsageError } from "./args.js";
@@ -63,8 +64,10 @@ export async function folderManifests(command: string, cwd: string, folder = "."
   if (found.length === 0) {
     const where = here ? "no manifest named, " : "";
     const under = here ? "this folder" : toPosix(folder);
+    // Inside git, the folders above were looked in too (up to the work tree's root).
+    const above = here && gitWorkTree(realOrResolved(cwd)) !== null ? " (nor above it, up to the git work tree's root)" : "";
     throw new UsageError(
-      `${where}no ${shown}, and no manifest (kind: project) under ${under}; name one: speky ${command} path/to/manifest.yaml`,
+      `${where}no ${shown}${above}, and no manifest (kind: project) under ${under}; name one: speky ${command} path/to/manifest.yaml`,
     );
   }
   const listed =

@@ -94,7 +94,9 @@ describe("the manifest above the current folder", () => {
     rmSync(path.join(dir, "billing/speky.yaml"));
     const atRoot = runSpeky(["check"], path.join(dir, "shop/src"));
     expect(atRoot.status).toBe(2);
-    expect(atRoot.stderr).toContain("no ./speky.yaml, and no manifest (kind: project) under this folder");
+    expect(atRoot.stderr).toContain(
+      "no ./speky.yaml (nor above it, up to the git work tree's root), and no manifest (kind: project) under this folder",
+    );
     // Outside git: the current folder only (the outer speky.yaml is right above billing/'s parent).
     tree(dir, { "speky.yaml": "kind: project\nname: mono\nfiles: [shop/shop.yaml, billing/billing.yaml]\n" });
     rmSync(path.join(dir, ".git"), { recursive: true });
