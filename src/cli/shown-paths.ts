@@ -32,17 +32,21 @@ export function shownDiagnostic(d: Diagnostic, show: (absPath: string) => string
 }
 
 // speky:speky-ts#CLI-REPOSITORY-PATHS
+/** Files from the repository root, for JSON: a code reference's, a diagnostic's (when located). */
+export interface RepositoryPaths {
+  reference(ref: CodeReference): string | undefined;
+  diagnostic(d: Diagnostic): string | undefined;
+}
+
 /**
  * JSON for other tools names a file from the repository root (the git work tree holding the
  * working directory, else the working directory), wherever the command ran: beside speky's
  * `file`, relative to the root of the manifest the tag names, which a monorepo's projects share.
  */
-export function repositoryPaths(model: Model, cwd: string): (ref: CodeReference) => string | undefined {
+export function repositoryPaths(model: Model, cwd: string): RepositoryPaths {
   const real = realOrResolved(cwd);
   const show = relativeTo(gitWorkTree(real) ?? real);
   const roots = projectRoots(model);
-  return (ref) => {
-    const abs = referencePath(roots, ref);
-    return abs === undefined ? undefined : show(realOrResolved(abs));
-  };
+  const shown = (abs: string | undefined) => (abs === undefined ? undefined : show(realOrResolved(abs)));
+  return { reference: (ref) => shown(referencePath(roots, ref)), diagnostic: (d) => shown(absolutePathOf(d)) };
 }

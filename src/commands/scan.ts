@@ -7,11 +7,11 @@ import { CommandError, flag, listOption, type ParsedArgs, parseArgs, stringOptio
 import { type Command, CSV_OPTION, commandOptions, NO_CACHE_OPTION, print, VERBOSE_CACHE_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
 import { fileErrorReason } from "../cli/file-error.js";
-import { relativeTo, repositoryPaths, shownDiagnostic } from "../cli/shown-paths.js";
+import { type RepositoryPaths, relativeTo, repositoryPaths, shownDiagnostic } from "../cli/shown-paths.js";
 import { verboseNote } from "../cli/verbose.js";
-import { compareDiagnostics, escapeControl, formatDiagnostic } from "../diagnostics.js";
+import { compareDiagnostics, escapeControl, formatDiagnostic, relocated } from "../diagnostics.js";
 import { quote } from "../quote.js";
-import type { CodeReference, ScanResult } from "../scan/types.js";
+import type { ScanResult } from "../scan/types.js";
 import { preloadScanCache, useCommandLineShortcuts } from "./one-shot.js";
 
 export interface ScanOutcome {
@@ -31,7 +31,7 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
   // spec or model module at all.
   const [{ scanPaths }] = await Promise.all([import("../scan/scan.js"), useCommandLineShortcuts()]);
   let result: ScanResult;
-  let repositoryPath: ((ref: CodeReference) => string | undefined) | undefined;
+  let repositoryPath: RepositoryPaths | undefined;
   if (project !== undefined) {
     const walk = { allowOutside: flag(args, "allow-outside"), ignore: !flag(args, "no-ignore") };
     result = await scanPaths(project, positionals, cwd, {
@@ -59,7 +59,7 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
       return { stdout: "", stderr: note + lines, exitCode: 1 };
     }
     // A tag naming no loaded ID stays a reference, flagged here (check fails on it).
-    const dangling = danglingDiagnostics(model).map((d) => ({ ...d, severity: "warning" as const }));
+    const dangling = danglingDiagnostics(model).map((d) => relocated(d, { ...d, severity: "warning" as const }));
     result = {
       references: [...model.codeReferences],
       diagnostics: [...model.scanDiagnostics, ...dangling].sort(compareDiagnostics),

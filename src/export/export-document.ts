@@ -28,7 +28,7 @@ export interface ExportOptions {
    */
   verification?: ExportedVerification;
   /** A code reference's file from the repository root (its `path`), when the command knows it. */
-  repositoryPath?: (ref: CodeReference) => string | undefined;
+  repositoryPath?: { reference(ref: CodeReference): string | undefined };
 }
 
 const location = (loc: SourceLocation) => ({ file: loc.file, line: loc.line, column: loc.column });
@@ -140,7 +140,7 @@ export function exportedVerification(model: Model): ExportedVerification | undef
 }
 
 export function exportDocument(model: Model, loaderDiagnostics: readonly Diagnostic[], options: ExportOptions = {}) {
-  const reference = (r: CodeReference) => codeReference(r, options.repositoryPath?.(r));
+  const reference = (r: CodeReference) => codeReference(r, options.repositoryPath?.reference(r));
   const problems = [...danglingDiagnostics(model), ...model.scanDiagnostics, ...loaderDiagnostics].sort(compareDiagnostics);
   return {
     version: 1,

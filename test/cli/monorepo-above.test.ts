@@ -148,6 +148,9 @@ describe("paths in a monorepo", () => {
     const expected = ["billing src/total.go billing/src/total.go", "shop src/basket.py shop/src/basket.py"];
     const scan = JSON.parse(runSpeky(["scan"], path.join(shop, "src")).stdout);
     expect(where(scan.references).sort()).toEqual([...expected, expected[1]]);
+    expect(scan.diagnostics.map((d: { file: string; path: string }) => `${d.file} ${d.path}`)).toEqual([
+      "src/basket.py shop/src/basket.py",
+    ]);
     const exported = JSON.parse(runSpeky(["export"], path.join(dir, "billing")).stdout);
     expect(where(exported.code_references).sort()).toEqual(expected);
     expect(where(exported.dangling_references)).toEqual([expected[1]]);
