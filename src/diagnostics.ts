@@ -31,6 +31,12 @@ export function absolutePathOf(d: Diagnostic): string | undefined {
   return absolutePaths.get(d);
 }
 
+/** `copy` (a spread of `d`, which loses it) located where `d` is. */
+export function relocated<T extends Diagnostic>(d: Diagnostic, copy: T): T {
+  const absPath = absolutePaths.get(d);
+  return absPath === undefined ? copy : locatedAt(copy, absPath);
+}
+
 /**
  * Characters that end a line, steer a terminal or reorder the text around them, besides C0:
  * DEL, C1, U+2028, U+2029, and the bidirectional controls (U+061C, U+200E, U+200F,

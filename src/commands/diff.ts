@@ -4,7 +4,9 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { CommandError, flag, listOption, type ParsedArgs, stringOption, UsageError } from "../cli/args.js";
 import { type Command, CSV_OPTION, NO_CACHE_OPTION, print, VERBOSE_CACHE_OPTION, WALK_OPTIONS } from "../cli/command.js";
+import { DEFAULT_MANIFEST, ownOrAbove } from "../cli/default-manifests.js";
 import { verboseNote } from "../cli/verbose.js";
+import { escapeControl } from "../diagnostics.js";
 import { quote } from "../quote.js";
 
 const DIFF_FORMATS = ["text", "markdown", "json"] as const;
@@ -13,6 +15,8 @@ const SPEC_EXTENSION = /\.(ya?ml|toml|json)$/i;
 
 export interface DiffOutcomeText {
   stdout: string;
+  /** Which manifest was used when it was found above the current folder. */
+  stderr: string;
   exitCode: number;
 }
 
@@ -32,7 +36,10 @@ async function diffOutcome(args: ParsedArgs, cwd: string): Promise<DiffOutcomeTe
   const [base, ...rest] = args.positionals;
   if (base === undefined) throw new UsageError("diff needs a base revision (e.g. speky diff origin/main)");
   const head = rest.length > 0 && !isPath(rest[0], cwd) ? rest.shift() : undefined;
-  const paths = rest.length > 0 ? rest : ["speky.yaml"];
+  // No PATH: ./speky.yaml, else the nearest above in the git work tree (said on stderr).
+  const found = rest.length > 0 ? null : ownOrAbove(cwd);
+  const paths = rest.length > 0 ? rest : (found?.paths ?? [DEFAULT_MANIFEST]);
+  const stderr = found?.note ? `speky: ${escapeControl(found.note)}\n` : "";
   const format = (stringOption(args, "format") ?? "text") as DiffFormat;
   const reportUrl = stringOption(args, "report-url");
   if (reportUrl !== undefined && !/^https?:\/\/[^\s<>"'`]+$/i.test(reportUrl)) {
@@ -77,7 +84,7 @@ async function diffOutcome(args: ParsedArgs, cwd: string): Promise<DiffOutcomeTe
     stdout = markdown.markdownReport(changes, markdown.reportLinks(reportUrl, outcome.head));
   }
   const failed = !outcome.compared || failOn.failing(changes, names.names).length > 0;
-  return { stdout, exitCode: failed ? 1 : 0 };
+  return { stdout, stderr, exitCode: failed ? 1 : 0 };
 }
 
 export const diffCommand: Command = {
@@ -93,7 +100,8 @@ edits above it is neither), requirements whose coverage changed, the tagged defi
 change touched (impact), requirements whose text changed while their tagged code did not
 (suspect), and the tests to rerun. Each side is loaded and scanned as it is at its revision,
 read from git's objects into the cache folder: the working tree, the index and HEAD are not
-touched. PATH is a manifest (kind: project) or a specification file (default: ./speky.yaml);
+touched. PATH is a manifest (kind: project) or a specification file (default: ./speky.yaml, else the
+nearest speky.yaml above the current folder inside its git work tree);
 the second argument is HEAD unless it names an existing file or folder, or ends in .yaml, .yml,
 .toml or .json. --fail-on takes sections (requirements, tests, code_references, coverage,
 impact, suspect, rerun), their parts (requirements.added, code_references.removed...) or

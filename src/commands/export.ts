@@ -8,6 +8,7 @@ import { type Command, CSV_OPTION, NO_CACHE_OPTION, print, RESULTS_OPTION, WALK_
 import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
 import { writeCommandOutput } from "../cli/output-file.js";
 import { escapeControl, formatDiagnostic } from "../diagnostics.js";
+import { repositoryPaths } from "../model/paths.js";
 import { useCommandLineShortcuts } from "./one-shot.js";
 
 // speky:speky-ts#EXPORT-COMMAND
@@ -31,7 +32,10 @@ async function runExport(args: ParsedArgs, cwd: string): Promise<{ stdout: strin
     const errors = diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join("");
     return { stdout: "", stderr: `${said}${errors}speky: the specifications have errors; nothing exported\n`, exitCode: 1 };
   }
-  const json = formatExport(model, diagnostics, { verification: exportedVerification(model) });
+  const json = formatExport(model, diagnostics, {
+    verification: exportedVerification(model),
+    repositoryPath: repositoryPaths(model, cwd),
+  });
   const out = stringOption(args, "out");
   if (out === undefined) return { stdout: json, stderr: said, exitCode: 0 };
   writeCommandOutput(cwd, out, json);

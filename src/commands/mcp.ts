@@ -8,6 +8,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { flag, formatOptions, HELP_OPTION, listOption, type OptionSpec, parseArgs, UsageError } from "../cli/args.js";
 import { RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
+import { ownOrAbove } from "../cli/default-manifests.js";
 import { nowMs } from "../clock.js";
 import { escapeControl, formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { holdScanUntil } from "../live/hold-scan.js";
@@ -24,10 +25,12 @@ import { missingPaths } from "./mcp-paths.js";
 const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
 
 Usage:
-  speky-mcp PATH... [-C CSV]... [--results GLOB]... [--no-watch] [--no-ignore] [--allow-outside] [--quiet | --verbose]
+  speky-mcp [PATH...] [-C CSV]... [--results GLOB]... [--no-watch] [--no-ignore] [--allow-outside] [--quiet | --verbose]
   speky-mcp --help | --version
 
 PATH is a manifest (kind: project) or a specification file; CSV is an extra comment file.
+Without PATH: ./speky.yaml, else the nearest speky.yaml above the current folder up to the
+root of its git work tree (named on stderr).
 Specs are loaded before serving; the manifests' code_sources are scanned in the background,
 and tools that need code references wait for that scan (up to 20 s, then they answer with
 what is known, marked partial). While serving, the spec files, the manifests' folders and the
@@ -55,6 +58,8 @@ const OPTIONS: OptionSpec[] = [
 
 interface Invocation {
   paths: string[];
+  /** Which manifest was used when it was found above the current folder. */
+  note: string | null;
   csvs: string[];
   level: LogLevel;
   watch: boolean;
@@ -71,10 +76,16 @@ function parse(argv: readonly string[]): Invocation | "help" | "version" {
   if (flag(args, "help")) return "help";
   if (flag(args, "version")) return "version";
   if (flag(args, "quiet") && flag(args, "verbose")) throw new UsageError("--quiet and --verbose exclude each other");
-  if (args.positionals.length === 0) throw new UsageError("missing manifest or specification file");
+  // No PATH: ./speky.yaml, else the nearest above in the git work tree; never a walk below
+  // (hosts start servers in the home folder).
+  const found = args.positionals.length === 0 ? ownOrAbove(process.cwd()) : null;
+  if (args.positionals.length === 0 && found === null) {
+    throw new UsageError("missing manifest or specification file (no ./speky.yaml here, nor above it in a git work tree)");
+  }
   const level: LogLevel = flag(args, "quiet") ? "quiet" : flag(args, "verbose") ? "verbose" : "normal";
   return {
-    paths: args.positionals,
+    paths: found?.paths ?? args.positionals,
+    note: found?.note ?? null,
     csvs: listOption(args, "comment-csv"),
     level,
     watch: !flag(args, "no-watch"),
@@ -203,6 +214,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const log = createLogger(invocation.level);
+  if (invocation.note) log.info(escapeControl(invocation.note));
   const missing = missingPaths(invocation.paths);
   if (missing.length > 0) {
     for (const d of missing) log.diagnostic(d);

@@ -6,7 +6,8 @@ import { type Command, CSV_OPTION, commandOptions, NO_CACHE_OPTION, print, VERBO
 import { DEFAULT_HELP, manifestPaths } from "../cli/default-manifests.js";
 import { writeCommandOutput } from "../cli/output-file.js";
 import { verboseNote } from "../cli/verbose.js";
-import { compareDiagnostics, escapeControl, formatDiagnostic } from "../diagnostics.js";
+import { compareDiagnostics, escapeControl, formatDiagnostic, relocated } from "../diagnostics.js";
+import { type RepositoryPaths, repositoryPaths } from "../model/paths.js";
 import type { ScanResult } from "../scan/types.js";
 import { relativeTo, shownDiagnostic } from "../text/shown-paths.js";
 import { preloadScanCache, useCommandLineShortcuts } from "./one-shot.js";
@@ -28,6 +29,7 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
   // spec or model module at all.
   const [{ scanPaths }] = await Promise.all([import("../scan/scan.js"), useCommandLineShortcuts()]);
   let result: ScanResult;
+  let repositoryPath: RepositoryPaths | undefined;
   if (project !== undefined) {
     const walk = { allowOutside: flag(args, "allow-outside"), ignore: !flag(args, "no-ignore") };
     result = await scanPaths(project, positionals, cwd, {
@@ -55,14 +57,15 @@ async function scanOutcome(args: ParsedArgs, cwd: string): Promise<ScanOutcome> 
       return { stdout: "", stderr: note + lines, exitCode: 1 };
     }
     // A tag naming no loaded ID stays a reference, flagged here (check fails on it).
-    const dangling = danglingDiagnostics(model).map((d) => ({ ...d, severity: "warning" as const }));
+    const dangling = danglingDiagnostics(model).map((d) => relocated(d, { ...d, severity: "warning" as const }));
     result = {
       references: [...model.codeReferences],
       diagnostics: [...model.scanDiagnostics, ...dangling].sort(compareDiagnostics),
       stats: model.scanStats ?? { files: 0, files_with_tags: 0, tags: 0, ms: 0 },
     };
+    repositoryPath = repositoryPaths(model, cwd);
   }
-  const json = (await import("../scan/output.js")).formatScanOutput(result);
+  const json = (await import("../scan/output.js")).formatScanOutput(result, repositoryPath);
   const output = stringOption(args, "output");
   if (output === undefined) return { stdout: json, stderr: note, exitCode: 0 };
   writeCommandOutput(cwd, output, json);
@@ -81,7 +84,8 @@ schema/scan.schema.json). PATH is a manifest (kind: project) or a specification 
 ${DEFAULT_HELP}
 With --project, scan arbitrary files and folders (default: the current folder) for tags of
 project NAME instead. The JSON keeps the model's paths, as the MCP tools answer them: a
-reference's file is relative to the root of its project's manifest (speky's code references);
+reference's file is relative to the root of its project's manifest (speky's code references),
+and its path relative to the repository root (the git work tree, else the current folder);
 messages on stderr name files relative to the current folder.
 Exit codes: 0 done, 1 when the specs do not load, 2 usage error (or no manifest) or unwritable
 output.`,

@@ -13,14 +13,13 @@ import { parseSpekyArgs, spekyHelp } from "../cli/speky-args.js";
 import { type Diagnostic, escapeControl, formatDiagnostic } from "../diagnostics.js";
 import { isRefusal, readRegularSync } from "../fs/safe-read.js";
 import { quote } from "../quote.js";
+import { relativeTo, shownDiagnostic } from "../text/shown-paths.js";
 import { VERSION } from "../version.js";
 import { COMMANDS } from "./index.js";
 import { useCommandLineShortcuts } from "./one-shot.js";
 
 /** A logging configuration is a small YAML file; speky fails when it cannot read it. */
 const MAX_LOGGING_CONFIG_BYTES = 1024 * 1024;
-
-const lines = (diagnostics: readonly Diagnostic[]) => diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join("");
 
 export async function runSpekyCommandLine(argv: readonly string[], context: CommandContext, program: string): Promise<number> {
   const args = parseSpekyArgs(argv);
@@ -56,13 +55,18 @@ export async function runSpekyCommandLine(argv: readonly string[], context: Comm
     import("../myst/output.js"),
     useCommandLineShortcuts(),
   ]);
-  const { model, diagnostics } = await loadModel(args.paths, { cwd: context.cwd, csvs: args.commentCsvs });
+  // speky:speky-ts#CLI-SHOWN-PATHS
+  // Messages name files relative to the current folder (speky's name them relative to each
+  // manifest's root, which a monorepo's projects share): every one opens from where it ran.
+  const show = relativeTo(context.cwd);
+  const lines = (diagnostics: readonly Diagnostic[]) => diagnostics.map((d) => `${formatDiagnostic(shownDiagnostic(d, show))}\n`).join("");
+  const { model, diagnostics } = await loadModel(args.paths, { cwd: context.cwd, csvs: args.commentCsvs, cite: (abs) => show(abs) });
   if (!model) {
     context.stderr(`${lines(diagnostics)}${program}: the specifications have errors; nothing written\n`);
     return 1;
   }
   // speky warns about code tags naming unknown IDs and goes on: so do we.
-  const problems = modelProblems(model, diagnostics).map((d) => ({ ...d, severity: "warning" as const }));
+  const problems = modelProblems(model, diagnostics).map((d) => ({ ...shownDiagnostic(d, show), severity: "warning" as const }));
   context.stderr(lines(problems));
   if (args.checkOnly) return 0;
   const pages = mystPages(model, args.sort);

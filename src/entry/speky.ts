@@ -26,8 +26,9 @@ ${usage}  ${PROGRAM} COMMAND --help
   ${PROGRAM} --help | --version
 
 PATH is a manifest (kind: project) or a specification file; without PATH, check, report,
-scan and export load ./speky.yaml, else the manifests found under the current folder (diff:
-./speky.yaml). Scan results are cached in $SPEKY_CACHE_DIR (default: $XDG_CACHE_HOME/speky-ts
+scan and export load ./speky.yaml, else the nearest speky.yaml above the current folder up
+to the root of its git work tree, else the manifests found under the current folder (diff and
+speky-mcp: ./speky.yaml or the nearest above). Scan results are cached in $SPEKY_CACHE_DIR (default: $XDG_CACHE_HOME/speky-ts
 or ~/.cache/speky-ts); --no-cache scans every file afresh.
 Exit codes: 0 clean, 1 findings or invalid specs, 2 usage or internal error.
 `;

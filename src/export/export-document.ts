@@ -27,6 +27,8 @@ export interface ExportOptions {
    * Absent: the member is left out and the document is what it was before results existed.
    */
   verification?: ExportedVerification;
+  /** A code reference's file from the repository root (its `path`), when the command knows it. */
+  repositoryPath?: { reference(ref: CodeReference): string | undefined };
 }
 
 const location = (loc: SourceLocation) => ({ file: loc.file, line: loc.line, column: loc.column });
@@ -89,11 +91,12 @@ const comment = (c: Comment) => ({
   location: location(c.loc),
 });
 
-export function codeReference(r: CodeReference) {
+export function codeReference(r: CodeReference, repositoryPath?: string) {
   return {
     project: r.project,
     id: r.id,
     file: r.file,
+    ...(repositoryPath === undefined ? {} : { path: repositoryPath }),
     line: r.line,
     column: r.column,
     ...(r.start_line === undefined ? {} : { start_line: r.start_line, end_line: r.end_line }),
@@ -137,6 +140,7 @@ export function exportedVerification(model: Model): ExportedVerification | undef
 }
 
 export function exportDocument(model: Model, loaderDiagnostics: readonly Diagnostic[], options: ExportOptions = {}) {
+  const reference = (r: CodeReference) => codeReference(r, options.repositoryPath?.reference(r));
   const problems = [...danglingDiagnostics(model), ...model.scanDiagnostics, ...loaderDiagnostics].sort(compareDiagnostics);
   return {
     version: 1,
@@ -145,8 +149,8 @@ export function exportDocument(model: Model, loaderDiagnostics: readonly Diagnos
     requirements: model.specs.requirements.map((r) => requirement(model, r)),
     tests: model.specs.tests.map((t) => test(model, t)),
     comments: model.specs.comments.map(comment),
-    code_references: model.codeReferences.filter((r) => model.byId.has(r.id)).map(codeReference),
-    dangling_references: model.danglingReferences.map(codeReference),
+    code_references: model.codeReferences.filter((r) => model.byId.has(r.id)).map(reference),
+    dangling_references: model.danglingReferences.map(reference),
     coverage: coverage(model),
     problems: problems.map(diagnostic),
     ...(options.verification === undefined ? {} : { verification: options.verification }),

@@ -44,7 +44,8 @@ export const nullableString = () => z.string().min(0).nullable();
 export const stringOrNumber = () => z.union([z.string(), z.number().finite()]);
 
 const codeRefShape = {
-  file: z.string().describe("Path relative to the project root"),
+  project: z.string().describe("The project (manifest name) whose root `file` is relative to"),
+  file: z.string().describe("Path relative to the root of the project named by `project`"),
   line: z.number().int().describe("1-based line of the definition's name, or of the tag for a free reference"),
   symbol: nullableString().describe("Qualified name of the tagged definition; null for a free reference"),
 };

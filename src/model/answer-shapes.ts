@@ -25,7 +25,10 @@ export interface CommentShape {
   external: boolean;
 }
 
+// speky:speky-ts#MCP-CODE-REF-PROJECT
+/** `file` stays speky's (relative to the root of the manifest the tag names); `project` says which manifest that is. */
 export interface RequirementCodeRef {
+  project: string;
   file: string;
   line: number;
   symbol: string | null;
@@ -33,6 +36,7 @@ export interface RequirementCodeRef {
 }
 
 export interface TestCodeRef {
+  project: string;
   file: string;
   line: number;
   symbol: string | null;
@@ -110,9 +114,13 @@ export function step(s: Step): Step {
 }
 
 export function requirementCodeRef(r: CodeReference): RequirementCodeRef {
-  return withOptional({ file: r.file, line: r.line, symbol: r.symbol } as RequirementCodeRef, "url", r.url);
+  return withOptional({ project: r.project, file: r.file, line: r.line, symbol: r.symbol } as RequirementCodeRef, "url", r.url);
 }
 
 export function testCodeRef(r: CodeReference): TestCodeRef {
-  return withOptional({ file: r.file, line: r.line, symbol: r.symbol, is_test: r.is_test } as TestCodeRef, "url", r.url);
+  return withOptional(
+    { project: r.project, file: r.file, line: r.line, symbol: r.symbol, is_test: r.is_test } as TestCodeRef,
+    "url",
+    r.url,
+  );
 }

@@ -6,6 +6,8 @@ import type { CodeReference } from "../scan/types.js";
 import type { Model } from "./model.js";
 
 export interface TagAtPlace {
+  /** The manifest whose root `file` is relative to. */
+  project: string;
   file: string;
   line: number;
   symbol: string | null;
@@ -46,6 +48,7 @@ function rootsByProject(model: Model): Map<string, string[]> {
 function describe(model: Model, ref: CodeReference): TagAtPlace {
   const item = model.byId.get(ref.id);
   return {
+    project: ref.project,
     file: ref.file,
     line: ref.line,
     symbol: ref.symbol,

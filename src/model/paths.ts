@@ -2,8 +2,12 @@
 // relative to another folder than the manifest roots (src/text/shown-paths.ts). The model's own
 // paths stay speky's.
 import path from "node:path";
+import { absolutePathOf, type Diagnostic } from "../diagnostics.js";
+import { gitWorkTree } from "../fs/boundary.js";
+import { realOrResolved } from "../fs/paths.js";
 import type { Item } from "../loader/types.js";
 import type { CodeReference } from "../scan/types.js";
+import { relativeTo } from "../text/shown-paths.js";
 import type { Model } from "./model.js";
 
 /** Manifest roots by lower-cased project name (names match case-insensitively). */
@@ -21,4 +25,24 @@ export function referencePath(roots: ReadonlyMap<string, string>, ref: CodeRefer
 export function itemPath(roots: ReadonlyMap<string, string>, item: Item): string | undefined {
   const root = item.project === null ? undefined : roots.get(item.project.toLowerCase());
   return root === undefined ? undefined : path.resolve(root, item.source_file);
+}
+
+// speky:speky-ts#CLI-REPOSITORY-PATHS
+/** Files from the repository root, for JSON: a code reference's, a diagnostic's (when located). */
+export interface RepositoryPaths {
+  reference(ref: CodeReference): string | undefined;
+  diagnostic(d: Diagnostic): string | undefined;
+}
+
+/**
+ * JSON for other tools names a file from the repository root (the git work tree holding the
+ * working directory, else the working directory), wherever the command ran: beside speky's
+ * `file`, relative to the root of the manifest the tag names, which a monorepo's projects share.
+ */
+export function repositoryPaths(model: Model, cwd: string): RepositoryPaths {
+  const real = realOrResolved(cwd);
+  const show = relativeTo(gitWorkTree(real) ?? real);
+  const roots = projectRoots(model);
+  const shown = (abs: string | undefined) => (abs === undefined ? undefined : show(realOrResolved(abs)));
+  return { reference: (ref) => shown(referencePath(roots, ref)), diagnostic: (d) => shown(absolutePathOf(d)) };
 }

@@ -3,7 +3,7 @@
 // globs (relative to the working directory), each real file once, in the globs' order.
 
 import path from "node:path";
-import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
+import { compareDiagnostics, type Diagnostic, locatedAt } from "../diagnostics.js";
 import { type Boundary, boundaryFor } from "../fs/boundary.js";
 import { compileGlob, GlobWalker } from "../fs/globs.js";
 import { toPosix } from "../fs/paths.js";
@@ -43,7 +43,10 @@ async function findFiles(sources: ResultsSources, diagnostics: Diagnostic[]): Pr
     for (const [i, glob] of globs.entries()) {
       const site = m.test_result_sites?.[i] ?? { file: m.file, line: 0, column: 0 };
       const result = await walker.expand(m.root, glob, { boundary: m.boundary, ignore: false, folder: keep });
-      for (const p of result.problems) diagnostics.push({ ...site, severity: p.severity, message: `test_results: ${p.message}` });
+      // Located: a command names the manifest from its own folder (src/cli/shown-paths.ts).
+      for (const p of result.problems) {
+        diagnostics.push(locatedAt({ ...site, severity: p.severity, message: `test_results: ${p.message}` }, m.absFile));
+      }
       add(result.files, (abs) => toPosix(path.relative(m.root, abs)));
     }
   }
@@ -66,18 +69,13 @@ export async function readResults(sources: ResultsSources): Promise<ResultsRead>
   const testcases: Testcase[] = [];
   for (const [i, f] of found.entries()) {
     if (i >= MAX_RESULTS_FILES) {
-      diagnostics.push({
-        file: f.display,
-        line: 0,
-        column: 0,
-        severity: "error",
-        message: `not read: more than ${MAX_RESULTS_FILES.toLocaleString("en-US")} results files are given`,
-      });
+      const message = `not read: more than ${MAX_RESULTS_FILES.toLocaleString("en-US")} results files are given`;
+      diagnostics.push(locatedAt({ file: f.display, line: 0, column: 0, severity: "error", message }, f.abs));
       continue;
     }
     const read = await readJUnitFile(f.real, f.display, files.length, MAX_TESTCASES - testcases.length);
     if (read.error) {
-      diagnostics.push(read.error);
+      diagnostics.push(locatedAt(read.error, f.abs));
       continue;
     }
     for (const t of read.testcases) testcases.push(t);

@@ -24,7 +24,7 @@ describe("--help everywhere", () => {
       for (const command of COMMANDS) expect(top.stdout).toContain(`speky ${command.name} ${command.usage[0]}`);
       const mcp = runMcp([flag]);
       expect(mcp.status).toBe(0);
-      expect(mcp.stdout).toContain("speky-mcp PATH... [-C CSV]...");
+      expect(mcp.stdout).toContain("speky-mcp [PATH...] [-C CSV]...");
       expect(mcp.stdout).toContain("--no-watch");
     }
     for (const command of COMMANDS) {

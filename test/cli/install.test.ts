@@ -113,7 +113,7 @@ async function expectWorkingBinaries(binDir: string): Promise<void> {
   // The server loads, serves, and exits 0 when its client closes stdin.
   const mcp = await ok(path.join(binDir, "speky-mcp"), ["speky.yaml"], project);
   expect(mcp.stderr).toContain("loaded 1 requirement and 0 tests");
-  expect((await ok(path.join(binDir, "speky-mcp"), ["-h"], project)).stdout).toContain("speky-mcp PATH...");
+  expect((await ok(path.join(binDir, "speky-mcp"), ["-h"], project)).stdout).toContain("speky-mcp [PATH...]");
 }
 
 let clone: string;

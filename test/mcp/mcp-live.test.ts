@@ -168,7 +168,7 @@ describe("watching", () => {
       long: "The report can be saved as a CSV file. Délai d'exportation sans limite.",
       source_file: "specs/requirements.yaml",
       short: "Export the report",
-      code_references: [{ file: "src/auth.py", line: 31, symbol: "export_report" }],
+      code_references: [{ project: "live", file: "src/auth.py", line: 31, symbol: "export_report" }],
     });
   });
 
@@ -183,6 +183,7 @@ describe("watching", () => {
     expect(seen.value).toEqual({
       references: [
         {
+          project: "live",
           file: "src/export/csv_writer.py",
           line: 2,
           symbol: "write_csv",

@@ -17,6 +17,7 @@ const PAGED = TOOL_NAMES.filter((name) => name !== "changes_since");
 
 const hit = (id: string, kind: string, short: string, score: number) => ({ id, kind, category: "functional", short, score });
 const LOGIN = {
+  project: "live",
   file: "src/auth.py",
   line: 5,
   symbol: "login",
@@ -26,6 +27,7 @@ const LOGIN = {
   short: "Log in with a password",
 };
 const LOGOUT = {
+  project: "live",
   file: "src/auth.py",
   line: 16,
   symbol: "Session.close",
@@ -35,6 +37,7 @@ const LOGOUT = {
   short: "Log out",
 };
 const TIMEOUT = {
+  project: "live",
   file: "src/auth.py",
   line: 21,
   symbol: null,
@@ -43,8 +46,9 @@ const TIMEOUT = {
   kind: "requirement",
   short: "Idle sessions time out",
 };
-const TYPO = { file: "src/auth.py", line: 26, symbol: "typo", is_test: false, id: "REQ-LOGN", kind: "unknown" };
+const TYPO = { project: "live", file: "src/auth.py", line: 26, symbol: "typo", is_test: false, id: "REQ-LOGN", kind: "unknown" };
 const TEST_LOGIN = {
+  project: "live",
   file: "src/test_auth.py",
   line: 5,
   symbol: "test_login",
@@ -242,8 +246,26 @@ describe("find_code_references", () => {
     // A sub-project's file: displayed relative to its own root, found from the top one's too.
     const sub = {
       references: [
-        { file: "code/speed_test.go", line: 6, symbol: "Speed", is_test: false, id: "SUB-NF", kind: "requirement", short: "Sub speed" },
-        { file: "code/speed_test.go", line: 9, symbol: "TestSpeed", is_test: true, id: "SUB-T1", kind: "test", short: "Sub speed test" },
+        {
+          project: "fixture_sub",
+          file: "code/speed_test.go",
+          line: 6,
+          symbol: "Speed",
+          is_test: false,
+          id: "SUB-NF",
+          kind: "requirement",
+          short: "Sub speed",
+        },
+        {
+          project: "fixture_sub",
+          file: "code/speed_test.go",
+          line: 9,
+          symbol: "TestSpeed",
+          is_test: true,
+          id: "SUB-T1",
+          kind: "test",
+          short: "Sub speed test",
+        },
       ],
     };
     expect(await ok(rich.client, "find_code_references", { file: "sub/code/speed_test.go" })).toEqual(sub);
@@ -252,6 +274,7 @@ describe("find_code_references", () => {
     expect(await ok(rich.client, "find_code_references", { file: "src/auth.py", line: 4 })).toEqual({
       references: [
         {
+          project: "fixture",
           file: "src/auth.py",
           line: 4,
           symbol: "login",

@@ -100,7 +100,7 @@ describe("start-up", () => {
   it("prints help and version", () => {
     const help = runMain(["--help"]);
     expect(help.status).toBe(0);
-    expect(help.stdout).toContain("speky-mcp PATH... [-C CSV]...");
+    expect(help.stdout).toContain("speky-mcp [PATH...] [-C CSV]...");
     const version = runMain(["--version"]);
     expect(version.status).toBe(0);
     expect(version.stdout).toMatch(/^speky-mcp \d+\.\d+\.\d+\n$/);

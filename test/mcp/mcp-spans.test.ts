@@ -13,6 +13,7 @@ afterAll(async () => {
 });
 
 const ref = (file: string, line: number, symbol: string | null, id: string, is_test = false) => ({
+  project: "spans",
   file,
   line,
   symbol,

@@ -45,16 +45,25 @@ describe("speky scan", () => {
     expect(first.status).toBe(0);
     expect(JSON.parse(withoutMs(first.stdout))).toEqual({
       version: 1,
-      references: REFERENCES,
+      // speky's file, and the same file from the repository root (this repository's).
+      references: REFERENCES.map((r) => ({ ...r, path: `fixtures/check/tree/${r.file}` })),
       diagnostics: [
         {
           file: "src/bad.py",
+          path: "fixtures/check/tree/src/bad.py",
           line: 5,
           column: 3,
           severity: "warning",
           message: "tag speky:orb#ORB-03 names an unknown ID 'ORB-03'; did you mean ORB-003?",
         },
-        { file: "src/bad.py", line: 7, column: 14, severity: "warning", message: "tag in a string literal is not a tag" },
+        {
+          file: "src/bad.py",
+          path: "fixtures/check/tree/src/bad.py",
+          line: 7,
+          column: 14,
+          severity: "warning",
+          message: "tag in a string literal is not a tag",
+        },
       ],
       stats: { files: 2, files_with_tags: 2, tags: 2, ms: 0 },
     });

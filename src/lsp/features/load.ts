@@ -1,12 +1,33 @@
 // The project's life: found and loaded after `initialized` (in the background: initialize
 // never waits for it), tried again after a save when it never loaded, closed at shutdown.
 
+import path from "node:path";
+import { statThrough } from "../../fs/paths.js";
 import { discoverManifests } from "../../loader/discover.js";
+import { DEFAULT_MANIFEST, manifestAbove } from "../../loader/manifest-above.js";
 import { plural } from "../../quote.js";
 import { Project } from "../project.js";
 import type { Session } from "../session.js";
 import type { Feature } from "./feature.js";
 import { LoadProgress } from "./load-progress.js";
+
+// speky:speky-ts#CLI-MANIFEST-ABOVE
+/**
+ * A folder without its own speky.yaml inside a project (a sub-folder opened in the editor) stands
+ * for the nearest speky.yaml above it in its git work tree, as on the command line; the other
+ * folders for the top-level manifests found in them.
+ */
+async function workspaceManifests(folders: readonly string[]): Promise<string[]> {
+  const above = new Set<string>();
+  const searched: string[] = [];
+  for (const folder of folders) {
+    const found = statThrough(path.join(folder, DEFAULT_MANIFEST))?.isFile() ? null : manifestAbove(folder);
+    if (found === null) searched.push(folder);
+    else above.add(found);
+  }
+  const below = searched.length > 0 ? await discoverManifests(searched) : [];
+  return [...new Set([...above, ...below])];
+}
 
 // speky:speky-ts#LSP-DISCOVER
 async function open(session: Session, progress: LoadProgress): Promise<void> {
@@ -17,7 +38,7 @@ async function open(session: Session, progress: LoadProgress): Promise<void> {
       ? options.manifests
       : session.initManifests.length > 0
         ? session.initManifests
-        : await discoverManifests(folders.length > 0 ? folders : [cwd]);
+        : await workspaceManifests(folders.length > 0 ? folders : [cwd]);
   const project = new Project(paths, cwd, session.openText, options.watch ?? true, options.results ?? []);
   session.project = project;
   project.on("changed", () => {

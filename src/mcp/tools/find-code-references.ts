@@ -51,6 +51,7 @@ export const findCodeReferencesTool = defineTool({
   output: {
     references: z.array(
       z.object({
+        project: z.string().describe("The project (manifest name) the tag names"),
         file: z.string().describe("Path relative to the root of the project the tag names"),
         line: z.number().int().describe("Line of the definition's name, or of the tag for a free reference"),
         symbol: nullableString().describe("Qualified name of the tagged definition; null for a free reference"),
