@@ -10,6 +10,7 @@ import { loadModel, type ModelOptions, type ModelResult } from "../model/load-mo
 import type { Model } from "../model/model.js";
 import type { CodeReference } from "../scan/types.js";
 import { compareCode, type LinkOf } from "./code-changes.js";
+import { manifestChanges } from "./manifest-changes.js";
 import { automatedIds, type Changes, compareRefs, type ImpactEntry, problem, refShape, type SuspectEntry } from "./shapes.js";
 import { revisionSide, type Side, type SideRequest, WORKING_TREE, workingTreeSide } from "./sides.js";
 import { coverageChanges, requirementChanges, rewordedRequirements, testChanges } from "./spec-changes.js";
@@ -76,16 +77,18 @@ function loadErrors(side: Side, repo: Repository, diagnostics: readonly Diagnost
 
 // speky:speky-ts#DIFF-SUSPECT-RERUN
 /** Requirements whose words changed while none of their tagged definitions is in impact. */
-function suspects(reworded: readonly string[], impact: readonly ImpactEntry[], head: Model, links: LinkOf): SuspectEntry[] {
+function suspects(reworded: readonly string[], impact: readonly ImpactEntry[], side: Side, links: LinkOf): SuspectEntry[] {
+  const head = side.result.model!;
   const touched = new Set(impact.flatMap((e) => e.ids));
   return reworded
     .filter((id) => !touched.has(id))
     .sort(compareStrings)
     .map((id) => ({
       id,
+      project: head.byId.get(id)?.project ?? null,
       code: (head.codeReferencesById.get(id) ?? [])
         .filter((r) => r.symbol !== null)
-        .map((r) => refShape(r, links(r)))
+        .map((r) => refShape(r, side.fileOf(r), links(r)))
         .sort(compareRefs),
     }));
 }
@@ -100,16 +103,17 @@ function reruns(impact: readonly ImpactEntry[], suspect: readonly SuspectEntry[]
   );
 }
 
-function compare(base: Side, head: Side, changes: Changes): void {
+async function compare(base: Side, head: Side, changes: Changes): Promise<void> {
   const before = base.result.model!;
   const after = head.result.model!;
   const links: [LinkOf, LinkOf] = [commitLinks(base), commitLinks(head)];
   const requirements = requirementChanges(before, after);
   const code = compareCode(base, head, links);
-  const suspect = suspects(rewordedRequirements(requirements), code.impact, after, links[1]);
+  const suspect = suspects(rewordedRequirements(requirements), code.impact, head, links[1]);
+  changes.manifests = await manifestChanges(base, head);
   changes.requirements = requirements;
   changes.tests = testChanges(before, after);
-  changes.code_references = { added: code.added, removed: code.removed };
+  changes.code_references = { added: code.added, removed: code.removed, moved: code.moved };
   changes.coverage = coverageChanges(before, after);
   changes.impact = code.impact;
   changes.suspect = suspect;
@@ -149,13 +153,15 @@ export async function computeChanges(request: DiffRequest): Promise<DiffOutcome>
   try {
     const changes: Changes = { base: base.given, base_commit: base.commit, head: head?.given ?? WORKING_TREE };
     if (head !== null) changes.head_commit = head.commit;
+    const absent = [before.empty ? "base" : null, after.empty ? "head" : null].filter((s) => s !== null);
+    if (absent.length > 0) changes.without_specification = absent as ("base" | "head")[];
     const compared = before.result.model !== null && after.result.model !== null;
     if (!compared) {
       changes.load_errors = {};
       if (!before.result.model) changes.load_errors.base = loadErrors(before, repo, before.result.diagnostics);
       if (!after.result.model) changes.load_errors.head = loadErrors(after, repo, after.result.diagnostics);
     } else {
-      compare(before, after, changes);
+      await compare(before, after, changes);
     }
     return { changes, compared, head: after.result.model };
   } finally {

@@ -10,7 +10,7 @@ import { GitError } from "../git/git-error.js";
 import type { Repository, Revision } from "../git/repository.js";
 import { MAX_SNAPSHOT_FILE_BYTES, openSnapshot } from "../git/snapshot.js";
 import { loadModel, type ModelOptions, type ModelResult } from "../model/load-model.js";
-import type { Model } from "../model/model.js";
+import { buildModel, type Model } from "../model/model.js";
 import { quote } from "../quote.js";
 import type { CodeReference } from "../scan/types.js";
 import { readSide, sideKey, writeSide } from "./side-cache.js";
@@ -22,6 +22,10 @@ export interface Side {
   /** The folder on disk holding this side's repository top (the work tree, or a snapshot). */
   root: string;
   result: ModelResult;
+  /** None of the command line's paths is on this side (the pull request that adopts speky): an empty model. */
+  empty: boolean;
+  /** The path of a file of this side from the repository's top; null outside it. */
+  repoPath(abs: string): string | null;
   /** The file of a code reference, `/`-separated from the repository's top; null outside it. */
   fileOf(ref: CodeReference): string | null;
   /** The bytes of a repository file on this side; null when it is not there (or not readable). */
@@ -75,6 +79,22 @@ function makeFileOf(model: Model | null, sideRoot: string): (ref: CodeReference)
   };
 }
 
+// speky:speky-ts#DIFF-ADOPTION
+/** The model of a side without specification: nothing, so that everything of the other side is added or removed. */
+function emptyResult(): ModelResult {
+  const specs = { requirements: [], tests: [], comments: [], manifests: [], files: [], warnings: [] };
+  return { model: buildModel(specs, { references: [], diagnostics: [], stats: { files: 0, files_with_tags: 0, tags: 0, ms: 0 } }), diagnostics: [] };
+}
+
+/** Whether no path of the command line is there (each absolute, or relative to `cwd`). */
+function noneThere(paths: readonly string[], cwd: string): boolean {
+  return paths.length > 0 && paths.every((p) => !existsSync(path.resolve(cwd, p)));
+}
+
+function repoPathIn(root: string): (abs: string) => string | null {
+  return (abs) => inRepository(root, realOrResolved(abs));
+}
+
 function isFile(abs: string): boolean {
   try {
     return statSync(abs).isFile();
@@ -102,13 +122,16 @@ function filesUnder(root: string): Pick<Side, "bytes" | "text" | "has"> {
 /** The working tree's side; `loaded` when the caller has its model already (report, MCP server). */
 export async function workingTreeSide(request: SideRequest, loaded?: ModelResult): Promise<Side> {
   for (const p of request.paths) repositoryPath(request, p);
-  const result = loaded ?? (await loadModel([...request.paths], { ...request.options, cwd: request.cwd }));
+  const empty = noneThere(request.paths, request.cwd);
+  const result = empty ? emptyResult() : (loaded ?? (await loadModel([...request.paths], { ...request.options, cwd: request.cwd })));
   const root = request.repo.root;
   return {
     label: WORKING_TREE,
     revision: null,
     root,
     result,
+    empty,
+    repoPath: repoPathIn(root),
     fileOf: makeFileOf(result.model, root),
     ...filesUnder(root),
     release: () => undefined,
@@ -143,9 +166,10 @@ export async function revisionSide(request: SideRequest, revision: Revision): Pr
       ignore: options.ignore !== false,
     });
     const slot = path.dirname(root);
-    const kept = keep ? readSide(slot, key) : null;
-    const result = kept ?? (await loadModel(paths, options));
-    if (keep && kept === null) {
+    const empty = noneThere(paths, cwd);
+    const kept = keep && !empty ? readSide(slot, key) : null;
+    const result = empty ? emptyResult() : (kept ?? (await loadModel(paths, options)));
+    if (keep && kept === null && !empty) {
       try {
         writeSide(slot, key, result);
       } catch {
@@ -157,6 +181,8 @@ export async function revisionSide(request: SideRequest, revision: Revision): Pr
       revision,
       root,
       result,
+      empty,
+      repoPath: repoPathIn(root),
       fileOf: makeFileOf(result.model, root),
       ...filesUnder(root),
       release: () => snapshot.release(),

@@ -1,17 +1,17 @@
 // `--format markdown`: the summary, the coverage table and the problems, for a GitHub step
-// summary or a pull-request comment. Repository text is escaped so it can neither format,
-// link, mention (@someone), inject HTML nor start a line of its own; paths are shown as code.
-import { type Diagnostic, escapeControl } from "../diagnostics.js";
+// summary or a pull-request comment. Repository text is plain text (src/markdown/inline.ts) that
+// can neither format, link, mention (@someone), inject HTML nor start a line of its own; paths are code.
+import type { Diagnostic } from "../diagnostics.js";
+import { codeSpan, plainText } from "../markdown/inline.js";
 import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js";
-import { mdCode, mdText } from "./markdown-text.js";
 import { markdownVerification } from "./verification.js";
 
 // speky:speky-ts#REPORT-MARKDOWN-PATHS
 /** "- `file:line:col`: severity: message", the place as code (a path as it is), the message as text. */
 function problemLine(d: Diagnostic): string {
   const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
-  const place = where === "" ? "" : `${mdCode(escapeControl(where))}: `;
-  return `- ${place}${d.severity}: ${mdText(escapeControl(d.message))}`;
+  const place = where === "" ? "" : `${codeSpan(where)}: `;
+  return `- ${place}${d.severity}: ${plainText(d.message)}`;
 }
 
 const MAX_PROBLEMS = 200;
@@ -20,7 +20,7 @@ const MAX_PROBLEMS = 200;
 export function markdownReport(data: ReportData): string {
   const m = data.model;
   const out: string[] = [];
-  out.push(`## Traceability report: ${mdText(data.title)}`, "");
+  out.push(`## Traceability report: ${plainText(data.title)}`, "");
   const commit = data.generation.commit ? ` from commit ${data.generation.commit.slice(0, 12)}` : "";
   out.push(`Generated ${data.generation.time}${commit}.`, "");
   out.push("| Requirements | Tests | Code references | Problems |", "| ---: | ---: | ---: | ---: |");
@@ -37,7 +37,7 @@ export function markdownReport(data: ReportData): string {
       const share = total === 0 ? "" : `${Math.round((100 * counts.automated_test_plan) / total)}%`;
       return `| ${name} | ${BUCKETS.map((b) => counts[b]).join(" | ")} | ${total} | ${share} |`;
     };
-    for (const c of data.coverage) out.push(row(mdText(c.category), c.counts, c.total));
+    for (const c of data.coverage) out.push(row(plainText(c.category), c.counts, c.total));
     out.push(
       row(
         "**All**",

@@ -39,7 +39,7 @@ const refCells = (data: ReportData, change: string, r: RefShape) => [
 ];
 
 const impactCells = (data: ReportData, e: ImpactEntry) => [
-  `<code>${esc(e.symbol)}</code>`,
+  e.symbol === null ? `<span class="none">(around a free tag)</span>` : `<code>${esc(e.symbol)}</code>`,
   place(`${e.file}:${e.start_line}-${e.end_line}`, linkOf(e)),
   e.ids.map((id) => itemLink(data, id, "")).join(" "),
 ];
