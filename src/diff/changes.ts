@@ -4,8 +4,10 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { compareStrings, type Diagnostic } from "../diagnostics.js";
+import { GitError } from "../git/git-error.js";
 import { findRepository, type Repository, type Revision, resolveRevisions } from "../git/repository.js";
 import type { Manifest } from "../loader/types.js";
+import { quote } from "../quote.js";
 import { loadModel, type ModelOptions, type ModelResult } from "../model/load-model.js";
 import type { Model } from "../model/model.js";
 import type { CodeReference } from "../scan/types.js";
@@ -34,6 +36,8 @@ export interface DiffOutcome {
   compared: boolean;
   /** The head side's model, when it loaded. */
   head: Model | null;
+  /** The base side's model, when it loaded (the report shows its texts beside the head's). */
+  base: Model | null;
 }
 
 /** The deepest existing folder at or above `p`: where git is asked for the work tree. */
@@ -144,13 +148,20 @@ export async function computeChanges(request: DiffRequest): Promise<DiffOutcome>
   const dir = existingFolder(existsSync(first) && !statSync(first).isDirectory() ? path.dirname(first) : first);
   const given = request.head === undefined ? [request.base] : [request.base, request.head];
   // The working tree's side needs no revision: it loads while git is asked about them.
-  const loading = request.head === undefined && !request.headModel ? loadWorkingTree(request) : undefined;
+  // (Unless a path is missing: the side then loads without it, or is empty.)
+  const allThere = request.paths.every((p) => existsSync(path.resolve(request.cwd, p)));
+  const loading = request.head === undefined && !request.headModel && allThere ? loadWorkingTree(request) : undefined;
   loading?.catch(() => undefined);
   const [repo, revisions] = await Promise.all([findRepository(dir), resolveRevisions(dir, given)]);
   const [base, head = null] = revisions(repo);
   const sideRequest: SideRequest = { repo, cwd: request.cwd, paths: request.paths, options: request.options };
   const [before, after] = await openSides(sideRequest, base, head, request.headModel ?? (await loading));
   try {
+    // A path neither side has is a mistake (a misspelt manifest), not a project added or deleted.
+    const nowhere = before.missing.filter((p) => after.missing.includes(p));
+    if (nowhere.length > 0) {
+      throw new GitError(`${quote(nowhere[0])} is neither at ${quote(base.given)} nor ${head ? `at ${quote(head.given)}` : "in the working tree"}`);
+    }
     const changes: Changes = { base: base.given, base_commit: base.commit, head: head?.given ?? WORKING_TREE };
     if (head !== null) changes.head_commit = head.commit;
     const absent = [before.empty ? "base" : null, after.empty ? "head" : null].filter((s) => s !== null);
@@ -163,7 +174,7 @@ export async function computeChanges(request: DiffRequest): Promise<DiffOutcome>
     } else {
       await compare(before, after, changes);
     }
-    return { changes, compared, head: after.result.model };
+    return { changes, compared, head: after.result.model, base: before.result.model };
   } finally {
     before.release();
     after.release();

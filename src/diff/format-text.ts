@@ -22,9 +22,12 @@ function projectsOf(c: Changes): Set<string> {
   return names;
 }
 
+/** Whether the document's entries name more than one project (then each is shown with its project). */
+export const severalProjects = (c: Changes): boolean => projectsOf(c).size > 1;
+
 /** A project's name as the text and Markdown show it: "" when the document names one project or none. */
 export function projectNamer(c: Changes): (project: string | null) => string {
-  const several = projectsOf(c).size > 1;
+  const several = severalProjects(c);
   return (project) => (several && project !== null ? project : "");
 }
 

@@ -24,6 +24,8 @@ export interface Side {
   result: ModelResult;
   /** None of the command line's paths is on this side (the pull request that adopts speky): an empty model. */
   empty: boolean;
+  /** The command line's paths (as given) this side does not have: loaded without them (a project added or deleted). */
+  missing: string[];
   /** The path of a file of this side from the repository's top; null outside it. */
   repoPath(abs: string): string | null;
   /** The file of a code reference, `/`-separated from the repository's top; null outside it. */
@@ -86,9 +88,9 @@ function emptyResult(): ModelResult {
   return { model: buildModel(specs, { references: [], diagnostics: [], stats: { files: 0, files_with_tags: 0, tags: 0, ms: 0 } }), diagnostics: [] };
 }
 
-/** Whether no path of the command line is there (each absolute, or relative to `cwd`). */
-function noneThere(paths: readonly string[], cwd: string): boolean {
-  return paths.length > 0 && paths.every((p) => !existsSync(path.resolve(cwd, p)));
+/** Which of the paths (each absolute, or relative to `cwd`) are not there. */
+function absent(paths: readonly string[], cwd: string): Set<string> {
+  return new Set(paths.filter((p) => !existsSync(path.resolve(cwd, p))));
 }
 
 function repoPathIn(root: string): (abs: string) => string | null {
@@ -122,8 +124,10 @@ function filesUnder(root: string): Pick<Side, "bytes" | "text" | "has"> {
 /** The working tree's side; `loaded` when the caller has its model already (report, MCP server). */
 export async function workingTreeSide(request: SideRequest, loaded?: ModelResult): Promise<Side> {
   for (const p of request.paths) repositoryPath(request, p);
-  const empty = noneThere(request.paths, request.cwd);
-  const result = empty ? emptyResult() : (loaded ?? (await loadModel([...request.paths], { ...request.options, cwd: request.cwd })));
+  const gone = loaded ? new Set<string>() : absent(request.paths, request.cwd);
+  const present = request.paths.filter((p) => !gone.has(p));
+  const empty = request.paths.length > 0 && present.length === 0;
+  const result = empty ? emptyResult() : (loaded ?? (await loadModel(present, { ...request.options, cwd: request.cwd })));
   const root = request.repo.root;
   return {
     label: WORKING_TREE,
@@ -131,6 +135,7 @@ export async function workingTreeSide(request: SideRequest, loaded?: ModelResult
     root,
     result,
     empty,
+    missing: [...gone],
     repoPath: repoPathIn(root),
     fileOf: makeFileOf(result.model, root),
     ...filesUnder(root),
@@ -154,7 +159,9 @@ export async function revisionSide(request: SideRequest, revision: Revision): Pr
     const cwd = inside ? mappedCwd : root;
     const place = (p: { given: string; rel: string }) =>
       inside && !path.isAbsolute(p.given) ? p.given : path.join(root, ...p.rel.split("/"));
-    const paths = mapped.map(place);
+    const gone = absent(mapped.map(place), cwd);
+    const missing = mapped.filter((p) => gone.has(place(p))).map((p) => p.given);
+    const paths = mapped.map(place).filter((p) => !gone.has(p));
     const options = { ...request.options, cwd, csvs: csvs.map(place) };
     // A snapshot does not change while its slot holds the tree: its loaded side is kept there.
     const keep = request.options.cache !== false;
@@ -166,7 +173,7 @@ export async function revisionSide(request: SideRequest, revision: Revision): Pr
       ignore: options.ignore !== false,
     });
     const slot = path.dirname(root);
-    const empty = noneThere(paths, cwd);
+    const empty = mapped.length > 0 && paths.length === 0;
     const kept = keep && !empty ? readSide(slot, key) : null;
     const result = empty ? emptyResult() : (kept ?? (await loadModel(paths, options)));
     if (keep && kept === null && !empty) {
@@ -182,6 +189,7 @@ export async function revisionSide(request: SideRequest, revision: Revision): Pr
       root,
       result,
       empty,
+      missing,
       repoPath: repoPathIn(root),
       fileOf: makeFileOf(result.model, root),
       ...filesUnder(root),

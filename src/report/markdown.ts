@@ -22,7 +22,9 @@ export function markdownReport(data: ReportData): string {
   const out: string[] = [];
   out.push(`## Traceability report: ${plainText(data.title)}`, "");
   const commit = data.generation.commit ? ` from commit ${data.generation.commit.slice(0, 12)}` : "";
-  out.push(`Generated ${data.generation.time}${commit}.`, "");
+  const n = data.generation.uncommitted ?? 0;
+  const dirty = n > 0 ? `, **with uncommitted changes** (${n === 1 ? "1 file read differs" : `${n} files read differ`} from it)` : "";
+  out.push(`Generated ${data.generation.time}${commit}${dirty}.`, "");
   out.push("| Requirements | Tests | Code references | Problems |", "| ---: | ---: | ---: | ---: |");
   out.push(`| ${m.specs.requirements.length} | ${m.specs.tests.length} | ${m.codeReferences.length} | ${problemCount(data)} |`, "");
   out.push("### Coverage", "");

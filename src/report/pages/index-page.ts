@@ -12,10 +12,12 @@ import { bucketBadge, plural, requirementHref } from "./fragments.js";
 import { pageParts } from "./layout.js";
 
 function generatedLine(data: ReportData): string {
-  const { time, commit } = data.generation;
+  const { time, commit, uncommitted } = data.generation;
   const when = `<time datetime="${esc(time)}">${esc(time.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC"))}</time>`;
   const from = commit ? ` from commit <code title="${esc(commit)}">${esc(commit.slice(0, 12))}</code>` : "";
-  return `<p class="generated">Generated ${when}${from}.</p>`;
+  // speky:speky-ts#REPORT-UNCOMMITTED
+  const dirty = uncommitted ? `, <strong class="uncommitted">with uncommitted changes</strong> (${uncommitted === 1 ? "1 file read differs" : `${uncommitted} files read differ`} from it)` : "";
+  return `<p class="generated">Generated ${when}${from}${dirty}.</p>`;
 }
 
 function bar(counts: Record<CoverageBucket, number>, total: number, label: string): string {
