@@ -47,6 +47,7 @@ function group(refs: readonly CodeReference[], side: Side): Grouped {
 }
 
 // speky:speky-ts#DIFF-CODE-CHANGES
+// speky:speky-ts#DIFF-REPOSITORY-PATHS
 /** Both sides' models must be loaded. */
 export function compareCode(base: Side, head: Side, links: [LinkOf, LinkOf]): CodeChanges {
   const before = group(base.result.model!.codeReferences, base);

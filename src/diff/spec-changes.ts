@@ -49,6 +49,7 @@ const byId = (a: { id: string }, b: { id: string }) => compareStrings(a.id, b.id
 
 const withProject = (item: Item): ItemSummary => ({ ...summary(item), project: item.project });
 
+// speky:speky-ts#DIFF-RENAMED
 /** Pairs items of the base only with items of the head only whose every field is equal. */
 function renames<T extends Item>(gone: T[], arrived: T[], fields: Record<string, (item: T) => string>): RenamedItem[] {
   const names = Object.keys(fields);
