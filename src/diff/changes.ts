@@ -7,9 +7,9 @@ import { compareStrings, type Diagnostic } from "../diagnostics.js";
 import { GitError } from "../git/git-error.js";
 import { findRepository, type Repository, type Revision, resolveRevisions } from "../git/repository.js";
 import type { Manifest } from "../loader/types.js";
-import { quote } from "../quote.js";
 import { loadModel, type ModelOptions, type ModelResult } from "../model/load-model.js";
 import type { Model } from "../model/model.js";
+import { quote } from "../quote.js";
 import type { CodeReference } from "../scan/types.js";
 import { compareCode, type LinkOf } from "./code-changes.js";
 import { manifestChanges } from "./manifest-changes.js";
@@ -160,7 +160,9 @@ export async function computeChanges(request: DiffRequest): Promise<DiffOutcome>
     // A path neither side has is a mistake (a misspelt manifest), not a project added or deleted.
     const nowhere = before.missing.filter((p) => after.missing.includes(p));
     if (nowhere.length > 0) {
-      throw new GitError(`${quote(nowhere[0])} is neither at ${quote(base.given)} nor ${head ? `at ${quote(head.given)}` : "in the working tree"}`);
+      throw new GitError(
+        `${quote(nowhere[0])} is neither at ${quote(base.given)} nor ${head ? `at ${quote(head.given)}` : "in the working tree"}`,
+      );
     }
     const changes: Changes = { base: base.given, base_commit: base.commit, head: head?.given ?? WORKING_TREE };
     if (head !== null) changes.head_commit = head.commit;

@@ -5,15 +5,7 @@
 import type { CodeReference } from "../scan/types.js";
 import { pairFiles } from "./file-pairs.js";
 import { impactOf, type LinkOf } from "./impact.js";
-import {
-  compareImpact,
-  compareMoved,
-  compareRefs,
-  type ImpactEntry,
-  type MovedRef,
-  type RefShape,
-  refShape,
-} from "./shapes.js";
+import { compareImpact, compareMoved, compareRefs, type ImpactEntry, type MovedRef, type RefShape, refShape } from "./shapes.js";
 import type { Side } from "./sides.js";
 import { matchAcrossFiles, matchFile, type TagMatch } from "./tag-matching.js";
 

@@ -110,7 +110,12 @@ export function markdownReport(c: Changes, itemUrl: ItemUrl): string {
   if (refs.added.length + refs.removed.length + refs.moved.length === 0) out.push("None.");
   limited(refs.added, (r) => `- added ${ref(r)}`, out);
   limited(refs.removed, (r) => `- removed ${ref(r)}`, out);
-  limited(refs.moved, (m) => `- moved ${id(m.id)}${of(m.project)} from ${place(m.from, linkOf(m.from))} on ${on(m.from)} to ${place(m.to, linkOf(m.to))} on ${on(m.to)}`, out);
+  limited(
+    refs.moved,
+    (m) =>
+      `- moved ${id(m.id)}${of(m.project)} from ${place(m.from, linkOf(m.from))} on ${on(m.from)} to ${place(m.to, linkOf(m.to))} on ${on(m.to)}`,
+    out,
+  );
   out.push("", `### Coverage (${c.coverage!.length})`, "");
   if (c.coverage!.length === 0) out.push("None.");
   limited(c.coverage!, (e) => `- ${id(e.id)}${of(e.project)}: ${COVERAGE_IN_WORDS[e.from]} → ${COVERAGE_IN_WORDS[e.to]}`, out);

@@ -17,7 +17,8 @@ function projectsOf(c: Changes): Set<string> {
   for (const items of [c.requirements, c.tests]) {
     for (const list of [items?.added, items?.removed, items?.changed, items?.renamed]) for (const e of list ?? []) add(e.project);
   }
-  for (const list of [c.code_references?.added, c.code_references?.removed, c.code_references?.moved]) for (const e of list ?? []) add(e.project);
+  for (const list of [c.code_references?.added, c.code_references?.removed, c.code_references?.moved])
+    for (const e of list ?? []) add(e.project);
   for (const list of [c.coverage, c.impact, c.suspect]) for (const e of list ?? []) add(e.project);
   return names;
 }
@@ -81,14 +82,18 @@ export function textReport(c: Changes): string {
   const project = projectNamer(c);
   const of = (p: string | null) => plain(inProject(project(p)));
   out.push(`manifests: ${c.manifests!.length} changed`);
-  for (const m of c.manifests!) out.push(`  ${m.change === "added" ? "+" : m.change === "removed" ? "-" : "~"} ${plain(m.file)}  ${plain(m.keys.join(", "))}${of(m.project)}`);
+  for (const m of c.manifests!)
+    out.push(
+      `  ${m.change === "added" ? "+" : m.change === "removed" ? "-" : "~"} ${plain(m.file)}  ${plain(m.keys.join(", "))}${of(m.project)}`,
+    );
   items("requirements", c.requirements!, project, out);
   items("tests", c.tests!, project, out);
   const refs = c.code_references!;
   out.push(`code references: ${refs.added.length} added, ${refs.removed.length} removed, ${refs.moved.length} moved`);
   for (const r of refs.added) out.push(`  + ${refText(r, project(r.project))}`);
   for (const r of refs.removed) out.push(`  - ${refText(r, project(r.project))}`);
-  for (const m of refs.moved) out.push(`  > ${refText(m.from)}  →  ${plain(`${where(m.to)}  ${m.to.symbol ?? "(free tag)"}`)}${of(m.project)}`);
+  for (const m of refs.moved)
+    out.push(`  > ${refText(m.from)}  →  ${plain(`${where(m.to)}  ${m.to.symbol ?? "(free tag)"}`)}${of(m.project)}`);
   out.push(`coverage: ${c.coverage!.length} changed`);
   for (const e of c.coverage!) out.push(`  ${plain(e.id)}  ${COVERAGE_IN_WORDS[e.from]} → ${COVERAGE_IN_WORDS[e.to]}${of(e.project)}`);
   out.push(`impact: ${plural(c.impact!.length, "definition")}`);

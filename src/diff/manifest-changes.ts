@@ -13,10 +13,10 @@ import type { ManifestChange } from "./shapes.js";
 import type { Side } from "./sides.js";
 
 /** A node's value without its positions, maps by key: equal values compare equal. */
-function valueOf(node: SNode): unknown {
+function plainValue(node: SNode): unknown {
   if (node.type === "scalar") return [node.tag, node.value instanceof Date ? node.value.toISOString() : node.value];
-  if (node.type === "seq") return node.items.map(valueOf);
-  return node.entries.map((e): [string, unknown] => [e.key, valueOf(e.value)]).sort(([a], [b]) => compareStrings(a, b));
+  if (node.type === "seq") return node.items.map(plainValue);
+  return node.entries.map((e): [string, unknown] => [e.key, plainValue(e.value)]).sort(([a], [b]) => compareStrings(a, b));
 }
 
 /** Each top-level key's value as comparable text; empty when the manifest is not there or not readable. */
@@ -32,7 +32,7 @@ async function keysOf(side: Side, file: string): Promise<Map<string, string>> {
     root = undefined;
   }
   if (root?.type !== "map") return keys;
-  for (const e of root.entries) keys.set(e.key, JSON.stringify(valueOf(e.value)));
+  for (const e of root.entries) keys.set(e.key, JSON.stringify(plainValue(e.value)));
   return keys;
 }
 
@@ -52,7 +52,10 @@ export async function manifestChanges(base: Side, head: Side): Promise<ManifestC
   const after = manifestsOf(head);
   const out: ManifestChange[] = [];
   for (const file of [...new Set([...before.keys(), ...after.keys()])].sort(compareStrings)) {
-    const [was, now] = await Promise.all([before.has(file) ? keysOf(base, file) : new Map(), after.has(file) ? keysOf(head, file) : new Map()]);
+    const [was, now] = await Promise.all([
+      before.has(file) ? keysOf(base, file) : new Map(),
+      after.has(file) ? keysOf(head, file) : new Map(),
+    ]);
     const project = after.get(file) ?? before.get(file)!;
     const change = !before.has(file) ? "added" : !after.has(file) ? "removed" : "changed";
     const keys = [...new Set([...was.keys(), ...now.keys()])].filter((k) => was.get(k) !== now.get(k)).sort(compareStrings);

@@ -123,7 +123,14 @@ export function linkOf(value: RefShape | ImpactEntry): string | undefined {
 
 /** A reference as the diff shows it: `file` from the repository's top when it is in the repository. */
 export function refShape(ref: CodeReference, file: string | null, url = ref.url): RefShape {
-  const shaped: RefShape = { id: ref.id, project: ref.project, file: file ?? ref.file, line: ref.line, symbol: ref.symbol, is_test: ref.is_test };
+  const shaped: RefShape = {
+    id: ref.id,
+    project: ref.project,
+    file: file ?? ref.file,
+    line: ref.line,
+    symbol: ref.symbol,
+    is_test: ref.is_test,
+  };
   if (url !== undefined) (shaped as Linked)[URL_KEY] = url;
   return shaped;
 }

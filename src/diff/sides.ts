@@ -85,7 +85,10 @@ function makeFileOf(model: Model | null, sideRoot: string): (ref: CodeReference)
 /** The model of a side without specification: nothing, so that everything of the other side is added or removed. */
 function emptyResult(): ModelResult {
   const specs = { requirements: [], tests: [], comments: [], manifests: [], files: [], warnings: [] };
-  return { model: buildModel(specs, { references: [], diagnostics: [], stats: { files: 0, files_with_tags: 0, tags: 0, ms: 0 } }), diagnostics: [] };
+  return {
+    model: buildModel(specs, { references: [], diagnostics: [], stats: { files: 0, files_with_tags: 0, tags: 0, ms: 0 } }),
+    diagnostics: [],
+  };
 }
 
 /** Which of the paths (each absolute, or relative to `cwd`) are not there. */

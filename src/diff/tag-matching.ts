@@ -73,7 +73,11 @@ function matchPasses(before: readonly CodeReference[], after: readonly CodeRefer
 function placePasses(map: LineMap, tag: (r: CodeReference) => string, moved: boolean): Pass[] {
   const hunks = hunksOf(map);
   return [
-    { base: (b) => (map.toHead[b.tag_line] ? `${tag(b)}\0${map.toHead[b.tag_line]}` : null), head: (h) => `${tag(h)}\0${h.tag_line}`, moved },
+    {
+      base: (b) => (map.toHead[b.tag_line] ? `${tag(b)}\0${map.toHead[b.tag_line]}` : null),
+      head: (h) => `${tag(h)}\0${h.tag_line}`,
+      moved,
+    },
     {
       base: (b) => (hunks.base[b.tag_line] ? `${tag(b)}\0${hunks.base[b.tag_line]}` : null),
       head: (h) => (hunks.head[h.tag_line] ? `${tag(h)}\0${hunks.head[h.tag_line]}` : null),

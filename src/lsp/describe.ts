@@ -2,7 +2,7 @@
 // open buffers' tags counted in.
 
 import type { Item } from "../loader/types.js";
-import { COVERAGE_IN_WORDS, type CoverageBucket, coverageOf, isAutomated } from "../model/coverage.js";
+import { COVERAGE_IN_WORDS, coverageOf, isAutomated } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
 import { suggestId } from "../model/suggest.js";
 import type { Project } from "./project.js";

@@ -3,12 +3,12 @@
 // on its view, and the same summary in Markdown. Nothing at all without results.
 
 import { compareStrings } from "../diagnostics.js";
+import { plainText } from "../markdown/inline.js";
 import { coverageScope } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
 import { lastRunTime, REQUIREMENT_STATUSES, type RequirementStatus } from "../model/verification.js";
 import type { ReportData } from "./data.js";
 import { esc } from "./escape.js";
-import { plainText } from "../markdown/inline.js";
 
 export const STATUS_LABELS: Record<RequirementStatus, string> = {
   failing: "Failing",

@@ -11,7 +11,8 @@ afterAll(removeScratch);
 
 const CART_PROJECT = {
   "cart/speky.yaml": "kind: project\nname: cart\nfiles: [reqs.yaml]\ncode_sources: ['src/*.py']\n",
-  "cart/reqs.yaml": "kind: requirements\ncategory: cart\nrequirements:\n  - id: CART-1\n    short: Baskets\n    long: A basket holds items.\n",
+  "cart/reqs.yaml":
+    "kind: requirements\ncategory: cart\nrequirements:\n  - id: CART-1\n    short: Baskets\n    long: A basket holds items.\n",
   "cart/src/basket.py": "# speky:cart#CART-1\ndef add(item):\n    return [item]\n",
 };
 
@@ -21,7 +22,10 @@ beforeAll(() => {
   h = reviewHistory();
   env = cacheEnv();
   const reqs = path.join(h.repo.dir, "shop/reqs.yaml");
-  h.repo.write({ "shop/reqs.yaml": readFileSync(reqs, "utf8").replace("A checkout sums the cart, rounded.", "A checkout sums <b>the</b> cart."), ...CART_PROJECT });
+  h.repo.write({
+    "shop/reqs.yaml": readFileSync(reqs, "utf8").replace("A checkout sums the cart, rounded.", "A checkout sums <b>the</b> cart."),
+    ...CART_PROJECT,
+  });
 });
 
 describe("speky report --diff as a reviewer reads it", () => {
@@ -36,7 +40,9 @@ describe("speky report --diff as a reviewer reads it", () => {
       `<dl class="text-change"><dt>long, before</dt><dd class="was">A checkout sums the cart, rounded.</dd><dt>long, after</dt><dd class="now">A checkout sums &lt;b&gt;the&lt;/b&gt; cart.</dd></dl>`,
     );
     expect(page).toContain(`<th scope="col">Change</th><th scope="col">Project</th><th scope="col">ID</th>`);
-    expect(page).toContain(`<td>added</td><td>cart</td><td><a class="id" href="requirements/0001.html#CART-1">CART-1</a></td><td>Baskets</td>`);
+    expect(page).toContain(
+      `<td>added</td><td>cart</td><td><a class="id" href="requirements/0001.html#CART-1">CART-1</a></td><td>Baskets</td>`,
+    );
     expect(page).toContain(`<td>changed</td><td>shop</td>`);
     expect(page).toContain(">Manifests (1)</h2>");
     expect(page).toContain(`<td>added</td><td>cart</td><td><code>cart/speky.yaml</code></td>`);
@@ -47,7 +53,9 @@ describe("speky report --diff as a reviewer reads it", () => {
     const dirty = runSpeky(["report", "shop/speky.yaml", "cart/speky.yaml", "--format", "markdown"], h.repo.dir, env);
     expect(dirty.status).toBe(0);
     // shop/reqs.yaml changed; cart's manifest, specs and tagged file are not in HEAD.
-    expect(dirty.stdout).toMatch(/^Generated \S+ from commit [0-9a-f]{12}, \*\*with uncommitted changes\*\* \(4 files read differ from it\)\.$/m);
+    expect(dirty.stdout).toMatch(
+      /^Generated \S+ from commit [0-9a-f]{12}, \*\*with uncommitted changes\*\* \(4 files read differ from it\)\.$/m,
+    );
     const out = path.join(scratch(), "site");
     expect(runSpeky(["report", "shop/speky.yaml", "--out", out], h.repo.dir, env).status).toBe(0);
     expect(readFileSync(path.join(out, "index.html"), "utf8")).toContain(

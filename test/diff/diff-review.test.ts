@@ -13,7 +13,14 @@ import { HOSTILE_FILE, HOSTILE_SHORT, type ReviewHistory, reviewHistory } from "
 
 afterAll(removeScratch);
 
-const ref = (id: string, file: string, line: number, symbol: string | null) => ({ id, project: "shop", file, line, symbol, is_test: false });
+const ref = (id: string, file: string, line: number, symbol: string | null) => ({
+  id,
+  project: "shop",
+  file,
+  line,
+  symbol,
+  is_test: false,
+});
 
 let h: ReviewHistory;
 let adoption: Record<string, unknown> & { [k: string]: any };
@@ -44,7 +51,9 @@ describe("speky diff on a review's history", () => {
     expect(adoption.tests.added).toEqual([{ id: "TST-1", category: "cart", project: "shop" }]);
     expect(adoption.code_references.added).toHaveLength(4);
     expect(adoption.code_references.removed).toEqual([]);
-    expect(adoption.manifests).toEqual([{ file: "shop/speky.yaml", project: "shop", change: "added", keys: ["code_sources", "files", "kind", "name"] }]);
+    expect(adoption.manifests).toEqual([
+      { file: "shop/speky.yaml", project: "shop", change: "added", keys: ["code_sources", "files", "kind", "name"] },
+    ]);
   });
 
   // speky:speky-ts#TDIFF-RENAMED
@@ -60,8 +69,18 @@ describe("speky diff on a review's history", () => {
   // speky:speky-ts#TDIFF-MOVED
   it("reports a tag that went with its definition to another file, and one whose definition was renamed in place, as moved", () => {
     expect(review.code_references.moved).toEqual([
-      { id: "REQ-1", project: "shop", from: ref("REQ-1", "shop/src/cart.py", 3, "Cart.total"), to: ref("REQ-1", "shop/src/cart.py", 3, "Cart.grand_total") },
-      { id: "REQ-2", project: "shop", from: ref("REQ-2", "shop/src/cart.py", 8, "discount"), to: ref("REQ-2", "shop/src/pricing.py", 2, "discount") },
+      {
+        id: "REQ-1",
+        project: "shop",
+        from: ref("REQ-1", "shop/src/cart.py", 3, "Cart.total"),
+        to: ref("REQ-1", "shop/src/cart.py", 3, "Cart.grand_total"),
+      },
+      {
+        id: "REQ-2",
+        project: "shop",
+        from: ref("REQ-2", "shop/src/cart.py", 8, "discount"),
+        to: ref("REQ-2", "shop/src/pricing.py", 2, "discount"),
+      },
     ]);
     expect(review.code_references.added).toEqual([ref("REQ-9", HOSTILE_FILE, 2, "pay")]);
     expect(review.code_references.removed).toEqual([]);
@@ -81,7 +100,9 @@ describe("speky diff on a review's history", () => {
 
   // speky:speky-ts#TDIFF-MANIFESTS
   it("lists each manifest whose keys changed, with the keys", () => {
-    expect(review.manifests).toEqual([{ file: "shop/speky.yaml", project: "shop", change: "changed", keys: ["code_sources", "coverage_categories"] }]);
+    expect(review.manifests).toEqual([
+      { file: "shop/speky.yaml", project: "shop", change: "changed", keys: ["code_sources", "coverage_categories"] },
+    ]);
     expect(text).toContain("\nmanifests: 1 changed\n  ~ shop/speky.yaml  code_sources, coverage_categories\n");
   });
 
@@ -125,7 +146,10 @@ describe("speky diff --format markdown and text, read", () => {
       const html = render(markdown);
       expect({ name, links: html.match(/<a\b[^>]*>/g) ?? [] }).toEqual({ name, links: [] });
       const tags = new Set([...html.matchAll(/<\/?([a-z0-9]+)/g)].map((m) => m[1]));
-      expect({ name, tags: [...tags].filter((t) => !["h2", "h3", "p", "ul", "li", "strong", "code"].includes(t)) }).toEqual({ name, tags: [] });
+      expect({ name, tags: [...tags].filter((t) => !["h2", "h3", "p", "ul", "li", "strong", "code"].includes(t)) }).toEqual({
+        name,
+        tags: [],
+      });
       // The hostile title reads as written once rendered: the escapes are invisible.
       const line = html.split("\n").find((l) => l.includes("REQ-9</code> Pay"))!;
       expect(decode(line.replace(/<[^>]+>/g, ""))).toBe(`added REQ-9 ${HOSTILE_SHORT}`);

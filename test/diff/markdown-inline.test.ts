@@ -11,7 +11,12 @@ const renderers: [string, (m: string) => string][] = [
   ["marked (GFM)", (m) => marked.parseInline(m, { gfm: true, async: false }) as string],
   ["markdown-it (fuzzy linkify)", (m) => fuzzy.renderInline(m)],
 ];
-const decode = (html: string) => html.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+const decode = (html: string) =>
+  html
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
 
 describe("plainText and codeSpan", () => {
   // speky:speky-ts#TMD-PLAIN-TEXT

@@ -6,8 +6,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { escapeControl, lineSafeJson } from "../../src/diagnostics.js";
-import { esc } from "../../src/report/escape.js";
 import { codeSpan, plainText } from "../../src/markdown/inline.js";
+import { esc } from "../../src/report/escape.js";
 import { call, connect } from "../support/mcp.js";
 import { runSpeky, tempDir } from "../support/process.js";
 

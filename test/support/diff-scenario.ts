@@ -159,7 +159,14 @@ export function applyHeadChanges(repo: GitRepo): void {
 
 const LINK = "https://example.com/acme/shop/blob";
 
-const ref = (id: string, file: string, line: number, symbol: string | null, is_test = false) => ({ id, project: "shop", file, line, symbol, is_test });
+const ref = (id: string, file: string, line: number, symbol: string | null, is_test = false) => ({
+  id,
+  project: "shop",
+  file,
+  line,
+  symbol,
+  is_test,
+});
 
 /** What `speky diff --format json` answers for the scenario (links are not part of it). */
 export function expectedChanges(base: string, baseCommit: string, head: string, headCommit?: string): object {
@@ -190,7 +197,14 @@ export function expectedChanges(base: string, baseCommit: string, head: string, 
       added: [ref("REQ-9", "src/new.py", 2, "coupon")],
       removed: [ref("REQ-7", "src/old.py", 2, "export_csv"), ref("TST-4", "src/test_cart.py", 7, "test_four", true)],
       // src/labels.py renamed: its tag went with it.
-      moved: [{ id: "REQ-10", project: "shop", from: ref("REQ-10", "src/labels.py", 2, "label"), to: ref("REQ-10", "src/tags/labels.py", 2, "label") }],
+      moved: [
+        {
+          id: "REQ-10",
+          project: "shop",
+          from: ref("REQ-10", "src/labels.py", 2, "label"),
+          to: ref("REQ-10", "src/tags/labels.py", 2, "label"),
+        },
+      ],
     },
     coverage: [{ id: "REQ-4", project: "shop", from: "automated_test_plan", to: "manual_test_plan" }],
     impact: [

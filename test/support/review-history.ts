@@ -1,6 +1,6 @@
 // A git history as a team adopting speky makes it, for the suites of `speky diff` as a reviewer
 // reads it: a project in a subfolder of the repository (its paths differ from the repository's),
-//   c0  before speky: code, no manifest
+//   c0  before speky (code, no manifest)
 //   c1  the adoption: shop/speky.yaml, its specs, tags (one on a definition, one free in a
 //       function's body, one in a module docstring as speky's own python/ has them)
 //   c2  a review's worth: REQ-5 renamed REQ-6 (nothing else changed); discount moved to
@@ -88,7 +88,13 @@ export interface ReviewHistory {
 export function reviewHistory(): ReviewHistory {
   const repo = GitRepo.init({ "README.md": "A shop.\n", "shop/src/cart.py": CART.replaceAll(`# ${T}`, "# ") });
   const before = repo.commit("before speky");
-  repo.write({ "shop/speky.yaml": MANIFEST, "shop/reqs.yaml": REQS, "shop/tests.yaml": TESTS, "shop/src/cart.py": CART, "shop/src/util.py": UTIL });
+  repo.write({
+    "shop/speky.yaml": MANIFEST,
+    "shop/reqs.yaml": REQS,
+    "shop/tests.yaml": TESTS,
+    "shop/src/cart.py": CART,
+    "shop/src/util.py": UTIL,
+  });
   const adoption = repo.commit("adopt speky");
   repo.write({
     "shop/speky.yaml": MANIFEST.replace('["src/*.py"]', '["src/*.py", "lib/*.py"]').concat("coverage_categories: [cart]\n"),

@@ -56,12 +56,27 @@ function itemRows(data: ReportData, changes: ItemChanges, project: (p: string | 
     ...changes.removed.map((s) => row(["removed", `<span class="id">${esc(s.id)}</span>`, title(s.short), "", ""], s.project)),
     ...changes.changed.map((c) =>
       row(
-        ["changed", itemLink(data, c.id, ""), title(data.model.byId.get(c.id)?.short), esc(c.fields.join(", ")), textChanges(data, c.id, c.fields)],
+        [
+          "changed",
+          itemLink(data, c.id, ""),
+          title(data.model.byId.get(c.id)?.short),
+          esc(c.fields.join(", ")),
+          textChanges(data, c.id, c.fields),
+        ],
         c.project,
       ),
     ),
     ...changes.renamed.map((r) =>
-      row(["renamed", `<span class="id">${esc(r.from)}</span> → ${itemLink(data, r.to, "")}`, title(data.model.byId.get(r.to)?.short), "id", ""], r.project),
+      row(
+        [
+          "renamed",
+          `<span class="id">${esc(r.from)}</span> → ${itemLink(data, r.to, "")}`,
+          title(data.model.byId.get(r.to)?.short),
+          "id",
+          "",
+        ],
+        r.project,
+      ),
     ),
   ];
 }
@@ -120,7 +135,9 @@ export function changesPage(data: ReportData, changes: Changes): string {
           "moved",
           itemLink(data, m.id, ""),
           `${place(`${m.from.file}:${m.from.line}`, linkOf(m.from))} → ${place(`${m.to.file}:${m.to.line}`, linkOf(m.to))}`,
-          m.from.symbol === m.to.symbol ? `<code>${esc(m.to.symbol ?? "")}</code>` : `<code>${esc(m.from.symbol ?? "")}</code> → <code>${esc(m.to.symbol ?? "")}</code>`,
+          m.from.symbol === m.to.symbol
+            ? `<code>${esc(m.to.symbol ?? "")}</code>`
+            : `<code>${esc(m.from.symbol ?? "")}</code> → <code>${esc(m.to.symbol ?? "")}</code>`,
           m.to.is_test ? "yes" : "no",
         ],
         m.project,
@@ -130,7 +147,9 @@ export function changesPage(data: ReportData, changes: Changes): string {
   const manifests = changes.manifests!.map((m) =>
     withProject([esc(m.change), `<code>${esc(m.file)}</code>`, m.keys.map((k) => `<code>${esc(k)}</code>`).join(" ")], m.project),
   );
-  const coverage = changes.coverage!.map((c) => withProject([itemLink(data, c.id, ""), BUCKET_LABELS[c.from], BUCKET_LABELS[c.to]], c.project));
+  const coverage = changes.coverage!.map((c) =>
+    withProject([itemLink(data, c.id, ""), BUCKET_LABELS[c.from], BUCKET_LABELS[c.to]], c.project),
+  );
   const impact = changes.impact!.map((e) => withProject(impactCells(data, e), e.project));
   const suspect = changes.suspect!.map((s) => [
     itemLink(data, s.id, ""),
@@ -151,7 +170,12 @@ export function changesPage(data: ReportData, changes: Changes): string {
     section(
       "changed-code",
       `Code references (${refs.length})`,
-      table("Code references", heads(["Change", "ID", "Location", "Symbol", "Automated test"]), refs, "No code tag was added, removed or moved."),
+      table(
+        "Code references",
+        heads(["Change", "ID", "Location", "Symbol", "Automated test"]),
+        refs,
+        "No code tag was added, removed or moved.",
+      ),
     ) +
     section(
       "changed-coverage",

@@ -16,7 +16,9 @@ function generatedLine(data: ReportData): string {
   const when = `<time datetime="${esc(time)}">${esc(time.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC"))}</time>`;
   const from = commit ? ` from commit <code title="${esc(commit)}">${esc(commit.slice(0, 12))}</code>` : "";
   // speky:speky-ts#REPORT-UNCOMMITTED
-  const dirty = uncommitted ? `, <strong class="uncommitted">with uncommitted changes</strong> (${uncommitted === 1 ? "1 file read differs" : `${uncommitted} files read differ`} from it)` : "";
+  const dirty = uncommitted
+    ? `, <strong class="uncommitted">with uncommitted changes</strong> (${uncommitted === 1 ? "1 file read differs" : `${uncommitted} files read differ`} from it)`
+    : "";
   return `<p class="generated">Generated ${when}${from}${dirty}.</p>`;
 }
 

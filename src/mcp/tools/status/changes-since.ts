@@ -48,7 +48,10 @@ export const changesSinceTool = defineTool({
     base: z.string(),
     base_commit: z.string().describe("The full commit hash BASE names"),
     head: z.string().describe('"working tree"'),
-    without_specification: z.array(z.enum(["base", "head"])).optional().describe("Sides with no manifest at all: empty models"),
+    without_specification: z
+      .array(z.enum(["base", "head"]))
+      .optional()
+      .describe("Sides with no manifest at all: empty models"),
     load_errors: z.object({ base: z.array(problem).optional(), head: z.array(problem).optional() }).optional(),
     manifests: z
       .array(
