@@ -50,7 +50,7 @@ export async function uncommittedCount(dir: string, files: Iterable<string>): Pr
       count++;
       continue;
     }
-    const read = readRegularSync(abs, { maxBytes: MAX_HASHED_BYTES });
+    const read = readRegularSync(abs, { maxBytes: MAX_HASHED_BYTES, noFollow: true });
     if (isRefusal(read)) continue;
     if (blobId(read.bytes, oidLength) !== oid) count++;
   }
