@@ -190,7 +190,9 @@ describe("speky diff at scale", () => {
     expect(doc.code_references.removed).toEqual([]);
     expect(doc.code_references.moved).toHaveLength(1001);
     expect(doc.code_references.moved[0]).toMatchObject({ from: { file: "src/edited.py" }, to: { file: "src/renamed.py" } });
-    expect(doc.impact).toEqual([{ project: "shop", file: "src/renamed.py", symbol: "edited", start_line: 2, end_line: 23, ids: ["REQ-1"] }]);
+    expect(doc.impact).toEqual([
+      { project: "shop", file: "src/renamed.py", symbol: "edited", start_line: 2, end_line: 23, ids: ["REQ-1"] },
+    ]);
   });
 
   // speky:speky-ts#TDIFF-HUGE

@@ -2,7 +2,9 @@
 // tree carrying uncommitted changes: a requirement reworded again and a second project added.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../../src/bench/chromium.js";
 import { cacheEnv, removeScratch, scratch } from "../support/git-repo.js";
 import { runSpeky } from "../support/process.js";
 import { type ReviewHistory, reviewHistory } from "../support/review-history.js";
@@ -47,6 +49,40 @@ describe("speky report --diff as a reviewer reads it", () => {
     expect(page).toContain(">Manifests (1)</h2>");
     expect(page).toContain(`<td>added</td><td>cart</td><td><code>cart/speky.yaml</code></td>`);
   });
+
+  // speky:speky-ts#TREPORT-PROJECTS
+  it("gives the index a Project column and filter when the report holds several projects, in Chromium", async () => {
+    const out = path.join(scratch(), "site");
+    expect(runSpeky(["report", "shop/speky.yaml", "cart/speky.yaml", "--out", out], h.repo.dir, env).status).toBe(0);
+    const index = readFileSync(path.join(out, "index.html"), "utf8");
+    expect(index).toContain(`<th scope="col" data-sort="id" aria-sort="ascending">ID</th><th scope="col" data-sort="project">Project</th>`);
+    expect(index).toContain(
+      `<select id="f-project" name="project"><option value="">All</option><option value="cart">cart</option><option value="shop">shop</option></select>`,
+    );
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(pathToFileURL(path.join(out, "index.html")).href);
+      const rows = () =>
+        page
+          .locator("#requirements-table tbody tr")
+          .evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(0, 2).map((td) => td.textContent)));
+      expect(await rows()).toContainEqual(["CART-1", "cart"]);
+      await page.getByRole("combobox", { name: "Project" }).selectOption("cart");
+      expect(await rows()).toEqual([["CART-1", "cart"]]);
+      await page.getByRole("combobox", { name: "Project" }).selectOption("shop");
+      expect((await rows()).map((r) => r[1])).toEqual(["shop", "shop", "shop", "shop", "shop", "shop"]);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+    // One project: no such column or filter.
+    const single = path.join(scratch(), "site");
+    expect(runSpeky(["report", "shop/speky.yaml", "--out", single], h.repo.dir, env).status).toBe(0);
+    expect(readFileSync(path.join(single, "index.html"), "utf8")).not.toContain("f-project");
+  }, 60_000);
 
   // speky:speky-ts#TREPORT-UNCOMMITTED
   it("marks a report made from files that differ from HEAD, and not one made from a clean tree", () => {
