@@ -4,12 +4,11 @@
 // and symbols are code spans, spec text and messages plain text (src/markdown/inline.ts: neither
 // can format, link, mention, write HTML or start a line of its own); coverage buckets are said in
 // words; a link target is only ever an http(s) URL.
-import { codeSpan, plainText } from "../markdown/inline.js";
+import { codeSpan, plainText, safeHttpUrl } from "../markdown/inline.js";
 import type { Summary } from "../mcp/answers/shapes.js";
 import { COVERAGE_IN_WORDS } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
 import { plural } from "../quote.js";
-import { safeHttpUrl } from "../report/escape.js";
 import { placeItems } from "../report/names.js";
 import { projectNamer, shortCommit } from "./format-text.js";
 import { type Changes, type ImpactEntry, type ItemChanges, linkOf, type Problem, type RefShape } from "./shapes.js";

@@ -7,7 +7,8 @@
 //   characters that could start markup where they stand (see docs/changes.md, "Markdown"), so that
 //   "The cart sums its lines." stays as it is while `*x*`, `[a](b)`, `<b>`, `@team`, `https://x`,
 //   `www.x.org`, `x.com` or `a@b.io` can neither format, link nor mention.
-// Both flatten line breaks (no text starts a line of its own) and show control and bidirectional
+// And `safeHttpUrl`, the one check of a link target from the repository (http(s) only).
+// Both forms flatten line breaks (no text starts a line of its own) and show control and bidirectional
 // characters as their visible escapes (`\x1b`, `\u202e`), as the terminal output does.
 import { escapeControl } from "../diagnostics.js";
 
@@ -57,4 +58,10 @@ const MARKUP = new RegExp(
 /** Spec text or a message as Markdown text that reads as written and can neither format, link nor mention. */
 export function plainText(text: string): string {
   return oneLine(text).replace(MARKUP, "\\$&");
+}
+
+/** A link target from the repository (source_links): only http(s), never javascript: or data:. */
+export function safeHttpUrl(url: string | undefined): string | null {
+  if (!url || !/^https?:\/\/[^\s<>"'`]+$/i.test(url)) return null;
+  return url;
 }
