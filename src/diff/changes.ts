@@ -4,12 +4,15 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { compareStrings, type Diagnostic } from "../diagnostics.js";
+import { GitError } from "../git/git-error.js";
 import { findRepository, type Repository, type Revision, resolveRevisions } from "../git/repository.js";
 import type { Manifest } from "../loader/types.js";
 import { loadModel, type ModelOptions, type ModelResult } from "../model/load-model.js";
 import type { Model } from "../model/model.js";
+import { quote } from "../quote.js";
 import type { CodeReference } from "../scan/types.js";
 import { compareCode, type LinkOf } from "./code-changes.js";
+import { manifestChanges } from "./manifest-changes.js";
 import { automatedIds, type Changes, compareRefs, type ImpactEntry, type Problem, problem, refShape, type SuspectEntry } from "./shapes.js";
 import { revisionSide, type Side, type SideRequest, WORKING_TREE, workingTreeSide } from "./sides.js";
 import { coverageChanges, requirementChanges, rewordedRequirements, testChanges } from "./spec-changes.js";
@@ -33,6 +36,8 @@ export interface DiffOutcome {
   compared: boolean;
   /** The head side's model, when it loaded. */
   head: Model | null;
+  /** The base side's model, when it loaded (the report shows its texts beside the head's). */
+  base: Model | null;
 }
 
 /** The deepest existing folder at or above `p`: where git is asked for the work tree. */
@@ -81,16 +86,18 @@ function unwrittenWarnings(side: Side): Problem[] {
 
 // speky:speky-ts#DIFF-SUSPECT-RERUN
 /** Requirements whose words changed while none of their tagged definitions is in impact. */
-function suspects(reworded: readonly string[], impact: readonly ImpactEntry[], head: Model, links: LinkOf): SuspectEntry[] {
+function suspects(reworded: readonly string[], impact: readonly ImpactEntry[], side: Side, links: LinkOf): SuspectEntry[] {
+  const head = side.result.model!;
   const touched = new Set(impact.flatMap((e) => e.ids));
   return reworded
     .filter((id) => !touched.has(id))
     .sort(compareStrings)
     .map((id) => ({
       id,
+      project: head.byId.get(id)?.project ?? null,
       code: (head.codeReferencesById.get(id) ?? [])
         .filter((r) => r.symbol !== null)
-        .map((r) => refShape(r, links(r)))
+        .map((r) => refShape(r, side.fileOf(r), links(r)))
         .sort(compareRefs),
     }));
 }
@@ -105,16 +112,17 @@ function reruns(impact: readonly ImpactEntry[], suspect: readonly SuspectEntry[]
   );
 }
 
-function compare(base: Side, head: Side, changes: Changes): void {
+async function compare(base: Side, head: Side, changes: Changes): Promise<void> {
   const before = base.result.model!;
   const after = head.result.model!;
   const links: [LinkOf, LinkOf] = [commitLinks(base), commitLinks(head)];
   const requirements = requirementChanges(before, after);
   const code = compareCode(base, head, links);
-  const suspect = suspects(rewordedRequirements(requirements), code.impact, after, links[1]);
+  const suspect = suspects(rewordedRequirements(requirements), code.impact, head, links[1]);
+  changes.manifests = await manifestChanges(base, head);
   changes.requirements = requirements;
   changes.tests = testChanges(before, after);
-  changes.code_references = { added: code.added, removed: code.removed };
+  changes.code_references = { added: code.added, removed: code.removed, moved: code.moved };
   changes.coverage = coverageChanges(before, after);
   changes.impact = code.impact;
   changes.suspect = suspect;
@@ -145,13 +153,22 @@ export async function computeChanges(request: DiffRequest): Promise<DiffOutcome>
   const dir = existingFolder(existsSync(first) && !statSync(first).isDirectory() ? path.dirname(first) : first);
   const given = request.head === undefined ? [request.base] : [request.base, request.head];
   // The working tree's side needs no revision: it loads while git is asked about them.
-  const loading = request.head === undefined && !request.headModel ? loadWorkingTree(request) : undefined;
+  // (Unless a path is missing: the side then loads without it, or is empty.)
+  const allThere = request.paths.every((p) => existsSync(path.resolve(request.cwd, p)));
+  const loading = request.head === undefined && !request.headModel && allThere ? loadWorkingTree(request) : undefined;
   loading?.catch(() => undefined);
   const [repo, revisions] = await Promise.all([findRepository(dir), resolveRevisions(dir, given)]);
   const [base, head = null] = revisions(repo);
   const sideRequest: SideRequest = { repo, cwd: request.cwd, paths: request.paths, options: request.options };
   const [before, after] = await openSides(sideRequest, base, head, request.headModel ?? (await loading));
   try {
+    // A path neither side has is a mistake (a misspelt manifest), not a project added or deleted.
+    const nowhere = before.missing.filter((p) => after.missing.includes(p));
+    if (nowhere.length > 0) {
+      throw new GitError(
+        `${quote(nowhere[0])} is neither at ${quote(base.given)} nor ${head ? `at ${quote(head.given)}` : "in the working tree"}`,
+      );
+    }
     const changes: Changes = { base: base.given, base_commit: base.commit, head: head?.given ?? WORKING_TREE };
     if (head !== null) changes.head_commit = head.commit;
     // speky:speky-ts#DIFF-LINK-BLOBS
@@ -161,15 +178,17 @@ export async function computeChanges(request: DiffRequest): Promise<DiffOutcome>
       if (baseWarnings.length > 0) changes.warnings.base = baseWarnings;
       if (headWarnings.length > 0) changes.warnings.head = headWarnings;
     }
+    const absent = [before.empty ? "base" : null, after.empty ? "head" : null].filter((s) => s !== null);
+    if (absent.length > 0) changes.without_specification = absent as ("base" | "head")[];
     const compared = before.result.model !== null && after.result.model !== null;
     if (!compared) {
       changes.load_errors = {};
       if (!before.result.model) changes.load_errors.base = loadErrors(before, repo, before.result.diagnostics);
       if (!after.result.model) changes.load_errors.head = loadErrors(after, repo, after.result.diagnostics);
     } else {
-      compare(before, after, changes);
+      await compare(before, after, changes);
     }
-    return { changes, compared, head: after.result.model };
+    return { changes, compared, head: after.result.model, base: before.result.model };
   } finally {
     before.release();
     after.release();

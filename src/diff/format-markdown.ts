@@ -1,16 +1,18 @@
 // `speky diff --format markdown`: for a pull-request comment or a GitHub job summary. One
 // summary line, then a section per part with its count; IDs link to the published report
-// (--report-url) when given, code to its source_links URL when the manifest has one. Repository
-// text is escaped as the report's Markdown escapes it (no formatting, link, mention, HTML or
-// line of its own), and a link target is only ever an http(s) URL.
+// (--report-url) when given, code to its source_links URL when the manifest has one. IDs, paths
+// and symbols are code spans, spec text and messages plain text (src/text/markdown-inline.ts: neither
+// can format, link, mention, write HTML or start a line of its own); coverage buckets are said in
+// words; a link target is only ever an http(s) URL.
+
 import type { Summary } from "../model/answer-shapes.js";
+import { COVERAGE_IN_WORDS } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
 import { plural } from "../quote.js";
-import { safeHttpUrl } from "../text/html-escape.js";
-import { mdText as reportText } from "../text/markdown-text.js";
+import { codeSpan, plainText, safeHttpUrl } from "../text/markdown-inline.js";
 import { placeItems } from "../text/page-places.js";
-import { plain, shortCommit } from "./format-text.js";
-import { type Changes, type ImpactEntry, linkOf, type Problem, type RefShape } from "./shapes.js";
+import { projectNamer, shortCommit } from "./format-text.js";
+import { type Changes, type ImpactEntry, type ItemChanges, linkOf, type Problem, type RefShape } from "./shapes.js";
 
 /** Past this many entries, a section says how many more there are instead. */
 export const MAX_MARKDOWN_ENTRIES = 200;
@@ -43,10 +45,6 @@ function link(text: string, url: string | undefined): string {
   return to === null ? text : `[${text}](${to})`;
 }
 
-/** Repository text as Markdown text: control characters escaped visibly first, then the report's escapes. */
-const mdText = (text: string) => reportText(plain(text));
-const code = (text: string) => mdText(text);
-
 function limited<T>(list: readonly T[], line: (item: T) => string, out: string[]): void {
   for (const item of list.slice(0, MAX_MARKDOWN_ENTRIES)) out.push(line(item));
   if (list.length > MAX_MARKDOWN_ENTRIES) out.push(`- … and ${list.length - MAX_MARKDOWN_ENTRIES} more (see speky diff)`);
@@ -57,9 +55,10 @@ function summaryLine(c: Changes): string {
   const t = c.tests!;
   const refs = c.code_references!;
   const counts = [
-    `requirements: ${r.added.length} added, ${r.removed.length} removed, ${r.changed.length} changed`,
-    `tests: ${t.added.length} added, ${t.removed.length} removed, ${t.changed.length} changed`,
-    `code references: ${refs.added.length} added, ${refs.removed.length} removed`,
+    `manifests: ${c.manifests!.length} changed`,
+    `requirements: ${r.added.length} added, ${r.removed.length} removed, ${r.changed.length} changed, ${r.renamed.length} renamed`,
+    `tests: ${t.added.length} added, ${t.removed.length} removed, ${t.changed.length} changed, ${t.renamed.length} renamed`,
+    `code references: ${refs.added.length} added, ${refs.removed.length} removed, ${refs.moved.length} moved`,
     `coverage: ${c.coverage!.length} changed`,
     `impact: ${plural(c.impact!.length, "definition")}`,
     `suspect: ${c.suspect!.length}`,
@@ -69,51 +68,67 @@ function summaryLine(c: Changes): string {
 }
 
 // speky:speky-ts#DIFF-FORMATS
+// speky:speky-ts#DIFF-MARKDOWN-CODE
 export function markdownReport(c: Changes, itemUrl: ItemUrl): string {
-  const id = (value: string) => link(mdText(value), itemUrl(value));
-  const place = (r: { file: string; line: number }, url: string | undefined) => link(code(`${r.file}:${r.line}`), url);
-  const ref = (r: RefShape) =>
-    `${id(r.id)} at ${place(r, linkOf(r))}${r.symbol === null ? " (free tag)" : ` on ${code(r.symbol)}`}${r.is_test ? " (test)" : ""}`;
-  const head = c.head_commit === undefined ? mdText(c.head) : `${mdText(c.head)} (${shortCommit(c.head_commit)})`;
-  const out = [`## Specification changes: ${mdText(c.base)} (${shortCommit(c.base_commit)}) → ${head}`, ""];
+  const project = projectNamer(c);
+  const of = (name: string | null) => (project(name) === "" ? "" : ` in ${codeSpan(project(name))}`);
+  const id = (value: string) => link(codeSpan(value), itemUrl(value));
+  const place = (r: { file: string; line: number }, url: string | undefined) => link(codeSpan(`${r.file}:${r.line}`), url);
+  const on = (r: RefShape) => (r.symbol === null ? "a free tag" : codeSpan(r.symbol));
+  const ref = (r: RefShape) => `${id(r.id)}${of(r.project)} at ${place(r, linkOf(r))} on ${on(r)}${r.is_test ? " (test)" : ""}`;
+  const head = c.head_commit === undefined ? plainText(c.head) : `${codeSpan(c.head)} (${shortCommit(c.head_commit)})`;
+  const out = [`## Specification changes: ${codeSpan(c.base)} (${shortCommit(c.base_commit)}) → ${head}`, ""];
+  for (const side of c.without_specification ?? []) out.push(`The ${side} side has no specification (no manifest): an empty model.`, "");
   for (const [side, problems] of Object.entries(c.warnings ?? {}) as [string, Problem[]][]) {
     out.push(`**Files of the ${side} side not compared** (${plural(problems.length, "file")}):`, "");
-    limited(problems, (p) => `- ${mdText(`${p.file}: ${p.message}`)}`, out);
+    limited(problems, (p) => `- ${codeSpan(p.file)}: ${plainText(p.message)}`, out);
     out.push("");
   }
   if (c.load_errors) {
     for (const [side, problems] of Object.entries(c.load_errors) as [string, Problem[]][]) {
       out.push(`**The ${side} side's specifications do not load** (${plural(problems.length, "error")}); nothing was compared.`, "");
-      limited(problems, (p) => `- ${mdText(`${p.line > 0 ? `${p.file}:${p.line}:${p.column}` : p.file}: ${p.message}`)}`, out);
+      limited(problems, (p) => `- ${codeSpan(p.line > 0 ? `${p.file}:${p.line}:${p.column}` : p.file)}: ${plainText(p.message)}`, out);
       out.push("");
     }
     return out.join("\n");
   }
   out.push(summaryLine(c), "");
-  const items = (title: string, changes: NonNullable<Changes["requirements"]>) => {
-    const total = changes.added.length + changes.removed.length + changes.changed.length;
+  out.push(`### Manifests (${c.manifests!.length})`, "");
+  if (c.manifests!.length === 0) out.push("None.");
+  limited(c.manifests!, (m) => `- ${m.change} ${codeSpan(m.file)}${of(m.project)}: ${m.keys.map(codeSpan).join(", ")}`, out);
+  out.push("");
+  const items = (title: string, changes: ItemChanges) => {
+    const total = changes.added.length + changes.removed.length + changes.changed.length + changes.renamed.length;
     out.push(`### ${title} (${total})`, "");
     if (total === 0) return void out.push("None.", "");
-    const short = (s: Summary) => (s.short ? ` ${mdText(s.short)}` : "");
-    limited(changes.added, (s) => `- added ${id(s.id)}${short(s)}`, out);
-    limited(changes.removed, (s) => `- removed ${mdText(s.id)}${short(s)}`, out);
-    limited(changes.changed, (ch) => `- changed ${id(ch.id)}: ${ch.fields.join(", ")}`, out);
+    const short = (s: Summary) => (s.short ? ` ${plainText(s.short)}` : "");
+    limited(changes.added, (s) => `- added ${id(s.id)}${of(s.project)}${short(s)}`, out);
+    limited(changes.removed, (s) => `- removed ${codeSpan(s.id)}${of(s.project)}${short(s)}`, out);
+    limited(changes.changed, (ch) => `- changed ${id(ch.id)}${of(ch.project)}: ${ch.fields.join(", ")}`, out);
+    limited(changes.renamed, (r) => `- renamed ${codeSpan(r.from)} → ${id(r.to)}${of(r.project)}`, out);
     out.push("");
   };
   items("Requirements", c.requirements!);
   items("Tests", c.tests!);
   const refs = c.code_references!;
-  out.push(`### Code references (${refs.added.length + refs.removed.length})`, "");
-  if (refs.added.length + refs.removed.length === 0) out.push("None.");
+  out.push(`### Code references (${refs.added.length + refs.removed.length + refs.moved.length})`, "");
+  if (refs.added.length + refs.removed.length + refs.moved.length === 0) out.push("None.");
   limited(refs.added, (r) => `- added ${ref(r)}`, out);
   limited(refs.removed, (r) => `- removed ${ref(r)}`, out);
+  limited(
+    refs.moved,
+    (m) =>
+      `- moved ${id(m.id)}${of(m.project)} from ${place(m.from, linkOf(m.from))} on ${on(m.from)} to ${place(m.to, linkOf(m.to))} on ${on(m.to)}`,
+    out,
+  );
   out.push("", `### Coverage (${c.coverage!.length})`, "");
   if (c.coverage!.length === 0) out.push("None.");
-  limited(c.coverage!, (e) => `- ${id(e.id)}: ${mdText(e.from)} → ${mdText(e.to)}`, out);
+  limited(c.coverage!, (e) => `- ${id(e.id)}${of(e.project)}: ${COVERAGE_IN_WORDS[e.from]} → ${COVERAGE_IN_WORDS[e.to]}`, out);
   out.push("", `### Impact (${c.impact!.length})`, "");
   if (c.impact!.length === 0) out.push("No tagged definition was touched.");
+  const what = (e: ImpactEntry) => (e.symbol !== null ? codeSpan(e.symbol) : "the code around a free tag");
   const impact = (e: ImpactEntry) =>
-    `- ${code(e.symbol)} at ${link(code(`${e.file}:${e.start_line}-${e.end_line}`), linkOf(e))}: ${e.ids.map(id).join(", ")}`;
+    `- ${what(e)}${of(e.project)} at ${link(codeSpan(`${e.file}:${e.start_line}-${e.end_line}`), linkOf(e))}: ${e.ids.map(id).join(", ")}`;
   limited(c.impact!, impact, out);
   out.push("", `### Suspect (${c.suspect!.length})`, "");
   if (c.suspect!.length === 0) out.push("None: every requirement whose text changed had its tagged code touched too.");
@@ -121,8 +136,8 @@ export function markdownReport(c: Changes, itemUrl: ItemUrl): string {
     c.suspect!,
     (s) =>
       s.code.length === 0
-        ? `- ${id(s.id)}: its text changed; it has no tagged definition`
-        : `- ${id(s.id)}: its text changed, its tagged code did not: ${s.code.map((r) => place(r, linkOf(r))).join(", ")}`,
+        ? `- ${id(s.id)}${of(s.project)}: its text changed; it has no tagged definition`
+        : `- ${id(s.id)}${of(s.project)}: its text changed, its tagged code did not: ${s.code.map((r) => place(r, linkOf(r))).join(", ")}`,
     out,
   );
   out.push("", `### Tests to rerun (${c.rerun!.length})`, "");

@@ -1,14 +1,35 @@
 // `speky diff --format text` (the default): for a terminal. Every string from the repository is
-// escaped (control characters, bidi overrides), so no input starts a line or steers the terminal.
+// escaped (control characters, bidi overrides, line breaks), so no input starts a line or steers
+// the terminal. Coverage buckets are said in words; projects are named when there are several.
 import { escapeControl, lineSafeJson } from "../diagnostics.js";
+import { COVERAGE_IN_WORDS } from "../model/coverage.js";
 import { plural } from "../quote.js";
 import type { Changes, ImpactEntry, ItemChanges, Problem, RefShape } from "./shapes.js";
 
-const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
+/** Repository text made safe for one line of a terminal: control, line-breaking and bidi characters shown as escapes. */
+const plain = (text: string) => escapeControl(text);
 
-/** Repository text made safe for one line of a terminal. */
-export function plain(text: string): string {
-  return escapeControl(text).replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+/** Every project an entry of the document names. */
+function projectsOf(c: Changes): Set<string> {
+  const names = new Set<string>();
+  const add = (p: string | null) => void (p !== null && names.add(p));
+  for (const m of c.manifests ?? []) add(m.project);
+  for (const items of [c.requirements, c.tests]) {
+    for (const list of [items?.added, items?.removed, items?.changed, items?.renamed]) for (const e of list ?? []) add(e.project);
+  }
+  for (const list of [c.code_references?.added, c.code_references?.removed, c.code_references?.moved])
+    for (const e of list ?? []) add(e.project);
+  for (const list of [c.coverage, c.impact, c.suspect]) for (const e of list ?? []) add(e.project);
+  return names;
+}
+
+/** Whether the document's entries name more than one project (then each is shown with its project). */
+export const severalProjects = (c: Changes): boolean => projectsOf(c).size > 1;
+
+/** A project's name as the text and Markdown show it: "" when the document names one project or none. */
+export function projectNamer(c: Changes): (project: string | null) => string {
+  const several = severalProjects(c);
+  return (project) => (several && project !== null ? project : "");
 }
 
 export const shortCommit = (commit: string) => commit.slice(0, 12);
@@ -20,24 +41,30 @@ export function sidesLine(c: Changes): string {
 
 const where = (r: { file: string; line: number }) => `${r.file}:${r.line}`;
 
-export function refText(r: RefShape): string {
+const inProject = (name: string) => (name === "" ? "" : `  [${name}]`);
+
+export function refText(r: RefShape, project = ""): string {
   const symbol = r.symbol === null ? "(free tag)" : r.symbol;
-  return plain(`${r.id}  ${where(r)}  ${symbol}${r.is_test ? "  (test)" : ""}`);
+  return plain(`${r.id}  ${where(r)}  ${symbol}${r.is_test ? "  (test)" : ""}${inProject(project)}`);
 }
 
-export function impactText(e: ImpactEntry): string {
-  return plain(`${e.file}:${e.start_line}-${e.end_line}  ${e.symbol}  ${e.ids.join(", ")}`);
+export function impactText(e: ImpactEntry, project = ""): string {
+  const symbol = e.symbol ?? "(around a free tag)";
+  return plain(`${e.file}:${e.start_line}-${e.end_line}  ${symbol}  ${e.ids.join(", ")}${inProject(project)}`);
 }
 
 export function problemText(p: Problem): string {
   return plain(`${p.line > 0 ? `${p.file}:${p.line}:${p.column}` : p.file}: ${p.severity}: ${p.message}`);
 }
 
-function items(title: string, changes: ItemChanges, out: string[]): void {
-  out.push(`${title}: ${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed`);
-  for (const s of changes.added) out.push(`  + ${plain(s.id)}${s.short ? `  ${plain(s.short)}` : ""}`);
-  for (const s of changes.removed) out.push(`  - ${plain(s.id)}${s.short ? `  ${plain(s.short)}` : ""}`);
-  for (const c of changes.changed) out.push(`  ~ ${plain(c.id)}  ${c.fields.join(", ")}`);
+function items(title: string, changes: ItemChanges, project: (p: string | null) => string, out: string[]): void {
+  const { added, removed, changed, renamed } = changes;
+  out.push(`${title}: ${added.length} added, ${removed.length} removed, ${changed.length} changed, ${renamed.length} renamed`);
+  const of = (p: string | null) => plain(inProject(project(p)));
+  for (const s of added) out.push(`  + ${plain(s.id)}${s.short ? `  ${plain(s.short)}` : ""}${of(s.project)}`);
+  for (const s of removed) out.push(`  - ${plain(s.id)}${s.short ? `  ${plain(s.short)}` : ""}${of(s.project)}`);
+  for (const c of changed) out.push(`  ~ ${plain(c.id)}  ${c.fields.join(", ")}${of(c.project)}`);
+  for (const r of renamed) out.push(`  > ${plain(r.from)} → ${plain(r.to)}${of(r.project)}`);
 }
 
 // speky:speky-ts#DIFF-FORMATS
@@ -47,6 +74,7 @@ export function textReport(c: Changes): string {
     out.push(`the ${side} side's files not compared (${plural(problems.length, "file")}):`);
     for (const p of problems) out.push(`  ${problemText(p)}`);
   }
+  for (const side of c.without_specification ?? []) out.push(`the ${side} side has no specification (no manifest): an empty model`);
   if (c.load_errors) {
     for (const [side, problems] of Object.entries(c.load_errors) as [string, Problem[]][]) {
       out.push(`the ${side} side's specifications do not load (${plural(problems.length, "error")}):`);
@@ -55,20 +83,29 @@ export function textReport(c: Changes): string {
     out.push("nothing compared");
     return `${out.join("\n")}\n`;
   }
-  items("requirements", c.requirements!, out);
-  items("tests", c.tests!, out);
+  const project = projectNamer(c);
+  const of = (p: string | null) => plain(inProject(project(p)));
+  out.push(`manifests: ${c.manifests!.length} changed`);
+  for (const m of c.manifests!)
+    out.push(
+      `  ${m.change === "added" ? "+" : m.change === "removed" ? "-" : "~"} ${plain(m.file)}  ${plain(m.keys.join(", "))}${of(m.project)}`,
+    );
+  items("requirements", c.requirements!, project, out);
+  items("tests", c.tests!, project, out);
   const refs = c.code_references!;
-  out.push(`code references: ${refs.added.length} added, ${refs.removed.length} removed`);
-  for (const r of refs.added) out.push(`  + ${refText(r)}`);
-  for (const r of refs.removed) out.push(`  - ${refText(r)}`);
+  out.push(`code references: ${refs.added.length} added, ${refs.removed.length} removed, ${refs.moved.length} moved`);
+  for (const r of refs.added) out.push(`  + ${refText(r, project(r.project))}`);
+  for (const r of refs.removed) out.push(`  - ${refText(r, project(r.project))}`);
+  for (const m of refs.moved)
+    out.push(`  > ${refText(m.from)}  →  ${plain(`${where(m.to)}  ${m.to.symbol ?? "(free tag)"}`)}${of(m.project)}`);
   out.push(`coverage: ${c.coverage!.length} changed`);
-  for (const e of c.coverage!) out.push(`  ${plain(e.id)}  ${e.from} → ${e.to}`);
+  for (const e of c.coverage!) out.push(`  ${plain(e.id)}  ${COVERAGE_IN_WORDS[e.from]} → ${COVERAGE_IN_WORDS[e.to]}${of(e.project)}`);
   out.push(`impact: ${plural(c.impact!.length, "definition")}`);
-  for (const e of c.impact!) out.push(`  ${impactText(e)}`);
+  for (const e of c.impact!) out.push(`  ${impactText(e, project(e.project))}`);
   out.push(`suspect: ${c.suspect!.length}`);
   for (const s of c.suspect!) {
     const code = s.code.length === 0 ? "it has no tagged definition" : `${plural(s.code.length, "tagged definition")}, untouched:`;
-    out.push(`  ${plain(s.id)}  text changed; ${code}`);
+    out.push(`  ${plain(s.id)}  text changed; ${code}${of(s.project)}`);
     for (const r of s.code) out.push(`    ${refText(r)}`);
   }
   out.push(`rerun: ${c.rerun!.length === 0 ? "none" : plain(c.rerun!.join(", "))}`);

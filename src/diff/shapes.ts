@@ -8,32 +8,66 @@ import type { CodeReference } from "../scan/types.js";
 
 export interface RefShape {
   id: string;
+  /** The project whose tag it is (the manifest's name as written). */
+  project: string;
+  /** From the repository's top, `/`-separated (as written when outside the repository). */
   file: string;
   line: number;
   symbol: string | null;
   is_test: boolean;
 }
 
+/** The project of an item: its manifest's name; null for a spec file given directly. */
+export type ItemSummary = Summary & { project: string | null };
+
 export interface ChangedItem {
   id: string;
+  project: string | null;
   fields: string[];
 }
 
+/** An item whose ID changed while every other field stayed equal. */
+export interface RenamedItem {
+  from: string;
+  to: string;
+  project: string | null;
+}
+
 export interface ItemChanges {
-  added: Summary[];
-  removed: Summary[];
+  added: ItemSummary[];
+  removed: ItemSummary[];
   changed: ChangedItem[];
+  renamed: RenamedItem[];
+}
+
+/** A tag that went with its definition to another file or place (or whose definition was renamed where it stands). */
+export interface MovedRef {
+  id: string;
+  project: string;
+  from: RefShape;
+  to: RefShape;
+}
+
+/** A manifest whose keys changed: added (every key), removed (every key) or changed (those that differ). */
+export interface ManifestChange {
+  file: string;
+  project: string;
+  change: "added" | "removed" | "changed";
+  keys: string[];
 }
 
 export interface CoverageChange {
   id: string;
+  project: string | null;
   from: CoverageBucket;
   to: CoverageBucket;
 }
 
 export interface ImpactEntry {
+  project: string;
   file: string;
-  symbol: string;
+  /** The definition's name; null for a free tag's definition known only by its lines, or a whole file. */
+  symbol: string | null;
   start_line: number;
   end_line: number;
   ids: string[];
@@ -41,6 +75,7 @@ export interface ImpactEntry {
 
 export interface SuspectEntry {
   id: string;
+  project: string | null;
   code: RefShape[];
 }
 
@@ -60,11 +95,14 @@ export interface Changes {
   head_commit?: string;
   /** Present when a revision holds files that could not be compared (a link no file system takes): a warning at each. */
   warnings?: { base?: Problem[]; head?: Problem[] };
+  /** The sides none of whose manifests or spec files exist (an empty model: the pull request adopting speky). */
+  without_specification?: ("base" | "head")[];
   /** Present when a side's specs do not load: its errors; the sections needing both sides are left out. */
   load_errors?: { base?: Problem[]; head?: Problem[] };
+  manifests?: ManifestChange[];
   requirements?: ItemChanges;
   tests?: ItemChanges;
-  code_references?: { added: RefShape[]; removed: RefShape[] };
+  code_references?: { added: RefShape[]; removed: RefShape[]; moved: MovedRef[] };
   coverage?: CoverageChange[];
   impact?: ImpactEntry[];
   suspect?: SuspectEntry[];
@@ -72,7 +110,7 @@ export interface Changes {
 }
 
 /** The sections, in the document's order. */
-export const SECTIONS = ["requirements", "tests", "code_references", "coverage", "impact", "suspect", "rerun"] as const;
+export const SECTIONS = ["manifests", "requirements", "tests", "code_references", "coverage", "impact", "suspect", "rerun"] as const;
 export type Section = (typeof SECTIONS)[number];
 
 const URL_KEY = Symbol("url");
@@ -85,21 +123,30 @@ export function linkOf(value: RefShape | ImpactEntry): string | undefined {
   return (value as Linked)[URL_KEY];
 }
 
-export function refShape(ref: CodeReference, url = ref.url): RefShape {
-  const shaped: RefShape = { id: ref.id, file: ref.file, line: ref.line, symbol: ref.symbol, is_test: ref.is_test };
+/** A reference as the diff shows it: `file` from the repository's top when it is in the repository. */
+export function refShape(ref: CodeReference, file: string | null, url = ref.url): RefShape {
+  const shaped: RefShape = {
+    id: ref.id,
+    project: ref.project,
+    file: file ?? ref.file,
+    line: ref.line,
+    symbol: ref.symbol,
+    is_test: ref.is_test,
+  };
   if (url !== undefined) (shaped as Linked)[URL_KEY] = url;
   return shaped;
 }
 
 export function impactEntry(
+  project: string,
   file: string,
-  symbol: string,
+  symbol: string | null,
   span: [number, number],
   ids: Iterable<string>,
   automated: Iterable<string>,
   url?: string,
 ): ImpactEntry {
-  const entry: ImpactEntry = { file, symbol, start_line: span[0], end_line: span[1], ids: [...new Set(ids)].sort(compareStrings) };
+  const entry: ImpactEntry = { project, file, symbol, start_line: span[0], end_line: span[1], ids: [...new Set(ids)].sort(compareStrings) };
   (entry as unknown as Record<symbol, unknown>)[AUTOMATED_KEY] = [...new Set(automated)];
   if (url !== undefined) (entry as Linked)[URL_KEY] = url;
   return entry;
@@ -116,8 +163,13 @@ export function compareRefs(a: RefShape, b: RefShape): number {
     a.line - b.line ||
     compareStrings(a.id, b.id) ||
     compareStrings(a.symbol ?? "", b.symbol ?? "") ||
-    Number(a.is_test) - Number(b.is_test)
+    Number(a.is_test) - Number(b.is_test) ||
+    compareStrings(a.project, b.project)
   );
+}
+
+export function compareMoved(a: MovedRef, b: MovedRef): number {
+  return compareRefs(a.from, b.from) || compareRefs(a.to, b.to);
 }
 
 export function compareImpact(a: ImpactEntry, b: ImpactEntry): number {
@@ -125,8 +177,9 @@ export function compareImpact(a: ImpactEntry, b: ImpactEntry): number {
     compareStrings(a.file, b.file) ||
     a.start_line - b.start_line ||
     a.end_line - b.end_line ||
-    compareStrings(a.symbol, b.symbol) ||
-    compareStrings(a.ids.join("\0"), b.ids.join("\0"))
+    compareStrings(a.symbol ?? "", b.symbol ?? "") ||
+    compareStrings(a.ids.join("\0"), b.ids.join("\0")) ||
+    compareStrings(a.project, b.project)
   );
 }
 

@@ -19,7 +19,7 @@ import type { ScanResult } from "../scan/types.js";
 import { VERSION } from "../version.js";
 
 const FILE = "side.json";
-const FORMAT = 1;
+const FORMAT = 2;
 /** A larger side is not kept (a project of a few hundred thousand items): it is loaded each time. */
 const MAX_BYTES = 64 * 1024 * 1024;
 
@@ -82,9 +82,16 @@ function wellFormed(kept: unknown, key: string): kept is Kept {
     for (const r of scan.references as unknown[]) {
       if (!isObject(r) || typeof r.id !== "string" || typeof r.file !== "string" || typeof r.project !== "string") return false;
       if (typeof r.line !== "number" || typeof r.tag_line !== "number" || typeof r.is_test !== "boolean") return false;
+      if (r.outline !== undefined && !wellFormedOutline(r.outline)) return false;
     }
   }
   return (specs === null) === (scan === null);
+}
+
+/** A free tag's outline: its file's lines and the spans a free tag's definition is found among. */
+function wellFormedOutline(outline: unknown): boolean {
+  if (!isObject(outline) || typeof outline.lines !== "number" || !isArray(outline.spans)) return false;
+  return (outline.spans as unknown[]).every((s) => isArray(s) && s.length === 2 && typeof s[0] === "number" && typeof s[1] === "number");
 }
 
 // speky:speky-ts#DIFF-SNAPSHOT
@@ -100,7 +107,10 @@ export function readSide(slotDir: string, key: string): ModelResult | null {
   return { model: kept.specs && kept.scan ? buildModel(kept.specs, kept.scan) : null, diagnostics: kept.diagnostics };
 }
 
-/** Keeps a loaded side (its code references without the file outlines, which only navigation needs). */
+/**
+ * Keeps a loaded side: its code references without the file outlines, which only navigation
+ * needs, but for free tags, whose impact is their enclosing definition's (impact.ts).
+ */
 export function writeSide(slotDir: string, key: string, result: ModelResult): void {
   const model = result.model;
   const kept: Kept = {
@@ -110,7 +120,7 @@ export function writeSide(slotDir: string, key: string, result: ModelResult): vo
     diagnostics: result.diagnostics,
     scan: model
       ? {
-          references: model.codeReferences.map(({ outline: _outline, ...ref }) => ref),
+          references: model.codeReferences.map(({ outline, ...ref }) => (ref.symbol === null && outline ? { ...ref, outline } : ref)),
           diagnostics: [...model.scanDiagnostics],
           stats: model.scanStats ?? { files: 0, files_with_tags: 0, tags: 0, ms: 0 },
         }

@@ -11,7 +11,7 @@ import { GitError } from "../git/git-error.js";
 import type { Repository, Revision } from "../git/repository.js";
 import { MAX_SNAPSHOT_FILE_BYTES, openSnapshot } from "../git/snapshot.js";
 import { loadModel, type ModelOptions, type ModelResult } from "../model/load-model.js";
-import type { Model } from "../model/model.js";
+import { buildModel, type Model } from "../model/model.js";
 import { quote } from "../quote.js";
 import type { CodeReference } from "../scan/types.js";
 import { readSide, sideKey, writeSide } from "./side-cache.js";
@@ -23,6 +23,12 @@ export interface Side {
   /** The folder on disk holding this side's repository top (the work tree, or a snapshot). */
   root: string;
   result: ModelResult;
+  /** None of the command line's paths is on this side (the pull request that adopts speky): an empty model. */
+  empty: boolean;
+  /** The command line's paths (as given) this side does not have: loaded without them (a project added or deleted). */
+  missing: string[];
+  /** The path of a file of this side from the repository's top; null outside it. */
+  repoPath(abs: string): string | null;
   /** The file of a code reference, `/`-separated from the repository's top; null outside it. */
   fileOf(ref: CodeReference): string | null;
   /** The bytes of a repository file on this side; null when it is not there (or not readable). */
@@ -78,6 +84,25 @@ function makeFileOf(model: Model | null, sideRoot: string): (ref: CodeReference)
   };
 }
 
+// speky:speky-ts#DIFF-ADOPTION
+/** The model of a side without specification: nothing, so that everything of the other side is added or removed. */
+function emptyResult(): ModelResult {
+  const specs = { requirements: [], tests: [], comments: [], manifests: [], files: [], warnings: [] };
+  return {
+    model: buildModel(specs, { references: [], diagnostics: [], stats: { files: 0, files_with_tags: 0, tags: 0, ms: 0 } }),
+    diagnostics: [],
+  };
+}
+
+/** Which of the paths (each absolute, or relative to `cwd`) are not there. */
+function absent(paths: readonly string[], cwd: string): Set<string> {
+  return new Set(paths.filter((p) => !existsSync(path.resolve(cwd, p))));
+}
+
+function repoPathIn(root: string): (abs: string) => string | null {
+  return (abs) => inRepository(root, realOrResolved(abs));
+}
+
 function isFile(abs: string): boolean {
   try {
     return statSync(abs).isFile();
@@ -105,13 +130,19 @@ function filesUnder(root: string): Pick<Side, "bytes" | "text" | "has"> {
 /** The working tree's side; `loaded` when the caller has its model already (report, MCP server). */
 export async function workingTreeSide(request: SideRequest, loaded?: ModelResult): Promise<Side> {
   for (const p of request.paths) repositoryPath(request, p);
-  const result = loaded ?? (await loadModel([...request.paths], { ...request.options, cwd: request.cwd }));
+  const gone = loaded ? new Set<string>() : absent(request.paths, request.cwd);
+  const present = request.paths.filter((p) => !gone.has(p));
+  const empty = request.paths.length > 0 && present.length === 0;
+  const result = empty ? emptyResult() : (loaded ?? (await loadModel(present, { ...request.options, cwd: request.cwd })));
   const root = request.repo.root;
   return {
     label: WORKING_TREE,
     revision: null,
     root,
     result,
+    empty,
+    missing: [...gone],
+    repoPath: repoPathIn(root),
     fileOf: makeFileOf(result.model, root),
     ...filesUnder(root),
     unwritten: [],
@@ -135,7 +166,9 @@ export async function revisionSide(request: SideRequest, revision: Revision): Pr
     const cwd = inside ? mappedCwd : root;
     const place = (p: { given: string; rel: string }) =>
       inside && !path.isAbsolute(p.given) ? p.given : path.join(root, ...p.rel.split("/"));
-    const paths = mapped.map(place);
+    const gone = absent(mapped.map(place), cwd);
+    const missing = mapped.filter((p) => gone.has(place(p))).map((p) => p.given);
+    const paths = mapped.map(place).filter((p) => !gone.has(p));
     const options = { ...request.options, cwd, csvs: csvs.map(place) };
     // A snapshot does not change while its slot holds the tree: its loaded side is kept there.
     const keep = request.options.cache !== false;
@@ -147,9 +180,10 @@ export async function revisionSide(request: SideRequest, revision: Revision): Pr
       ignore: options.ignore !== false,
     });
     const slot = path.dirname(root);
-    const kept = keep ? readSide(slot, key) : null;
-    const result = kept ?? (await loadModel(paths, options));
-    if (keep && kept === null) {
+    const empty = mapped.length > 0 && paths.length === 0;
+    const kept = keep && !empty ? readSide(slot, key) : null;
+    const result = empty ? emptyResult() : (kept ?? (await loadModel(paths, options)));
+    if (keep && kept === null && !empty) {
       try {
         writeSide(slot, key, result);
       } catch {
@@ -161,6 +195,9 @@ export async function revisionSide(request: SideRequest, revision: Revision): Pr
       revision,
       root,
       result,
+      empty,
+      missing,
+      repoPath: repoPathIn(root),
       fileOf: makeFileOf(result.model, root),
       ...filesUnder(root),
       unwritten: snapshot.unwritten,

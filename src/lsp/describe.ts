@@ -2,7 +2,7 @@
 // open buffers' tags counted in.
 
 import type { Item } from "../loader/types.js";
-import { type CoverageBucket, coverageOf, isAutomated } from "../model/coverage.js";
+import { COVERAGE_IN_WORDS, coverageOf, isAutomated } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
 import { suggestId } from "../text/suggest.js";
 import type { Project } from "./project.js";
@@ -28,15 +28,6 @@ export function testCounts(model: Model, id: string): { tests: number; automated
   const tests = model.testedBy.get(id) ?? [];
   return { tests: tests.length, automated: tests.filter((t) => isAutomated(model, t.id)).length };
 }
-
-// speky:speky-ts#LSP-HOVER-WORDS
-/** The coverage buckets of test_plan_coverage, said in words. */
-const COVERAGE_IN_WORDS: Record<CoverageBucket, string> = {
-  no_test_plan: "no test plan",
-  manual_test_plan: "every test manual",
-  partially_manual_test_plan: "some tests automated, some manual",
-  automated_test_plan: "every test automated",
-};
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 

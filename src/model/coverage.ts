@@ -11,6 +11,15 @@ export function isAutomated(model: Model, testId: string): boolean {
 
 export type CoverageBucket = "no_test_plan" | "manual_test_plan" | "partially_manual_test_plan" | "automated_test_plan";
 
+// speky:speky-ts#LSP-HOVER-WORDS
+/** The coverage buckets of test_plan_coverage, said in words (hover, speky diff's text and Markdown). */
+export const COVERAGE_IN_WORDS: Record<CoverageBucket, string> = {
+  no_test_plan: "no test plan",
+  manual_test_plan: "every test manual",
+  partially_manual_test_plan: "some tests automated, some manual",
+  automated_test_plan: "every test automated",
+};
+
 export function coverageOf(model: Model, requirementId: string): CoverageBucket {
   const tests = model.testedBy.get(requirementId) ?? [];
   if (tests.length === 0) return "no_test_plan";

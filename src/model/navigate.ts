@@ -63,7 +63,7 @@ function describe(model: Model, ref: CodeReference): TagAtPlace {
 const contains = (span: Span, line: number) => span[0] <= line && line <= span[1];
 
 /** The innermost span holding `line` (the later-starting, then shorter one); null outside all. */
-function innermost(spans: readonly Span[], line: number): Span | null {
+export function innermost(spans: readonly Span[], line: number): Span | null {
   let found: Span | null = null;
   for (const span of spans) {
     if (span[0] > line) break;

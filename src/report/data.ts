@@ -24,6 +24,8 @@ export interface Generation {
   time: string;
   /** Full commit hash of the work tree the report was made from; null outside git. */
   commit: string | null;
+  /** How many of the files read (specs, manifests, tagged code) differ from that commit's; absent when unknown. */
+  uncommitted?: number;
 }
 
 export interface CategoryCoverage {
@@ -49,6 +51,8 @@ export interface ReportData {
   problems: { dangling: Diagnostic[]; scanner: Diagnostic[]; loader: Diagnostic[] };
   /** What the working tree changed since a revision (speky report --diff), for the changes page. */
   changes?: Changes;
+  /** The base side's model of those changes: the texts as they were. */
+  changesBase?: Model | null;
 }
 
 const emptyCounts = (): Record<CoverageBucket, number> => ({

@@ -1,8 +1,8 @@
 // `--format markdown`: the summary, the coverage table and the problems, for a GitHub step
-// summary or a pull-request comment. Repository text is escaped so it can neither format,
-// link, mention (@someone), inject HTML nor start a line of its own; paths are shown as code.
-import { type Diagnostic, escapeControl } from "../diagnostics.js";
-import { mdCode, mdText } from "../text/markdown-text.js";
+// summary or a pull-request comment. Repository text is plain text (src/text/markdown-inline.ts) that
+// can neither format, link, mention (@someone), inject HTML nor start a line of its own; paths are code.
+import type { Diagnostic } from "../diagnostics.js";
+import { codeSpan, plainText } from "../text/markdown-inline.js";
 import { BUCKET_LABELS, BUCKETS, problemCount, type ReportData } from "./data.js";
 import { markdownVerification } from "./verification.js";
 
@@ -10,8 +10,8 @@ import { markdownVerification } from "./verification.js";
 /** "- `file:line:col`: severity: message", the place as code (a path as it is), the message as text. */
 function problemLine(d: Diagnostic): string {
   const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
-  const place = where === "" ? "" : `${mdCode(escapeControl(where))}: `;
-  return `- ${place}${d.severity}: ${mdText(escapeControl(d.message))}`;
+  const place = where === "" ? "" : `${codeSpan(where)}: `;
+  return `- ${place}${d.severity}: ${plainText(d.message)}`;
 }
 
 const MAX_PROBLEMS = 200;
@@ -20,9 +20,11 @@ const MAX_PROBLEMS = 200;
 export function markdownReport(data: ReportData): string {
   const m = data.model;
   const out: string[] = [];
-  out.push(`## Traceability report: ${mdText(data.title)}`, "");
+  out.push(`## Traceability report: ${plainText(data.title)}`, "");
   const commit = data.generation.commit ? ` from commit ${data.generation.commit.slice(0, 12)}` : "";
-  out.push(`Generated ${data.generation.time}${commit}.`, "");
+  const n = data.generation.uncommitted ?? 0;
+  const dirty = n > 0 ? `, **with uncommitted changes** (${n === 1 ? "1 file read differs" : `${n} files read differ`} from it)` : "";
+  out.push(`Generated ${data.generation.time}${commit}${dirty}.`, "");
   out.push("| Requirements | Tests | Code references | Problems |", "| ---: | ---: | ---: | ---: |");
   out.push(`| ${m.specs.requirements.length} | ${m.specs.tests.length} | ${m.codeReferences.length} | ${problemCount(data)} |`, "");
   out.push("### Coverage", "");
@@ -37,7 +39,7 @@ export function markdownReport(data: ReportData): string {
       const share = total === 0 ? "" : `${Math.round((100 * counts.automated_test_plan) / total)}%`;
       return `| ${name} | ${BUCKETS.map((b) => counts[b]).join(" | ")} | ${total} | ${share} |`;
     };
-    for (const c of data.coverage) out.push(row(mdText(c.category), c.counts, c.total));
+    for (const c of data.coverage) out.push(row(plainText(c.category), c.counts, c.total));
     out.push(
       row(
         "**All**",

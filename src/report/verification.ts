@@ -7,7 +7,7 @@ import { coverageScope } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
 import { lastRunTime, REQUIREMENT_STATUSES, type RequirementStatus } from "../model/verification.js";
 import { esc } from "../text/html-escape.js";
-import { mdText } from "../text/markdown-text.js";
+import { plainText } from "../text/markdown-inline.js";
 import type { ReportData } from "./data.js";
 
 export const STATUS_LABELS: Record<RequirementStatus, string> = {
@@ -117,11 +117,11 @@ export function markdownVerification(data: ReportData): string[] {
   const table = verificationRows(data.model);
   if (!table) return [];
   const { last, files, counts } = runLine(data.model);
-  const out = ["### Verification", "", `From ${last ? `the run of ${mdText(last)}` : "no run"} (${files}; ${counts}).`, ""];
+  const out = ["### Verification", "", `From ${last ? `the run of ${plainText(last)}` : "no run"} (${files}; ${counts}).`, ""];
   out.push(`| Category | ${REQUIREMENT_STATUSES.map((s) => STATUS_LABELS[s]).join(" | ")} | Total |`);
   out.push(`| --- | ${REQUIREMENT_STATUSES.map(() => "---:").join(" | ")} | ---: |`);
   const row = (name: string, r: Row) => `| ${name} | ${REQUIREMENT_STATUSES.map((s) => r.counts[s]).join(" | ")} | ${r.total} |`;
-  for (const r of table.rows) out.push(row(mdText(r.category), r));
+  for (const r of table.rows) out.push(row(plainText(r.category), r));
   out.push(row("**All**", table.all), "");
   return out;
 }

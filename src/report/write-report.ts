@@ -56,7 +56,15 @@ export async function runReport(paths: readonly string[], options: ReportOptions
     };
   }
   const gitDir = model.manifests[0]?.root ?? path.dirname(path.resolve(cwd, paths[0]));
-  const data = reportData(model, diagnostics, await generation(gitDir, options.env));
+  const made = await generation(gitDir, options.env);
+  if (made.commit !== null) {
+    const { uncommittedCount } = await import("../git/uncommitted.js");
+    const roots = new Map(model.manifests.map((m) => [m.name.toLowerCase(), m.root]));
+    const code = model.codeReferences.map((r) => path.resolve(roots.get(r.project.toLowerCase()) ?? cwd, r.file));
+    const count = await uncommittedCount(gitDir, [...model.specs.files, ...code]);
+    if (count !== null) made.uncommitted = count;
+  }
+  const data = reportData(model, diagnostics, made);
   if (options.diff !== undefined) {
     // speky:speky-ts#DIFF-REPORT
     const { computeChanges } = await import("../diff/changes.js");
@@ -68,6 +76,7 @@ export async function runReport(paths: readonly string[], options: ReportOptions
       headModel: { model, diagnostics },
     });
     data.changes = diffed.changes;
+    data.changesBase = diffed.base;
   }
   if (options.format === "markdown") {
     let markdown = markdownReport(data);

@@ -27,8 +27,5 @@ export function jsonForScript(value: unknown): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
-/** A link target from the repository (source_links): only http(s), never javascript: or data:. */
-export function safeHttpUrl(url: string | undefined): string | null {
-  if (!url || !/^https?:\/\/[^\s<>"'`]+$/i.test(url)) return null;
-  return url;
-}
+/** A link target from the repository: http(s) only (the one check, shared with the Markdown). */
+export { safeHttpUrl } from "../text/markdown-inline.js";

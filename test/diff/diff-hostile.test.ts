@@ -63,7 +63,7 @@ describe("speky diff on a hostile repository", () => {
     const revisions = runSpeky(["diff", "main~1", head, "--format", "json"], repo.dir, env);
     expect(revisions.status).toBe(0);
     expect(JSON.parse(revisions.stdout).code_references.added).toEqual([
-      { id: "REQ-1", file: "src/new.py", line: 2, symbol: "f", is_test: false },
+      { id: "REQ-1", project: "shop", file: "src/new.py", line: 2, symbol: "f", is_test: false },
     ]);
     expect(readdirSync(marks).filter((f) => !before.has(f))).toEqual([]);
   });
@@ -120,9 +120,9 @@ describe("speky diff on a hostile repository", () => {
       expect(out).not.toMatch(/[\u001b\u2028\u2029]/);
     }
     const md = runSpeky(["diff", "main", "--format", "markdown"], repo.dir, env).stdout;
-    expect(md).not.toContain("@admin");
-    expect(md).not.toContain("<img");
-    expect(md).not.toContain("](javascript:");
+    // Each mark that could be markup is escaped (a backslash before it), the rest reads as written.
+    expect(md).toContain("Evil\\\\x1b\\[31m ::error file=x::forged  \\@admin \\<img src=x> \\[a\\](javascript:x)");
+    expect(md).not.toMatch(/(?<!\\)@admin|(?<!\\)<img|(?<!\\)\]\(javascript:/);
     const json = runSpeky(["diff", "main", "--format", "json"], repo.dir, env).stdout;
     expect(json).not.toMatch(/[\u001b\u2028]/);
     expect(JSON.parse(json).requirements.added[0].short).toBe(evil);
@@ -185,8 +185,14 @@ describe("speky diff at scale", () => {
     const run = runSpeky(["diff", "main", "--format", "json"], repo.dir, cacheEnv());
     expect(run.status).toBe(0);
     const doc = JSON.parse(run.stdout);
-    expect(doc.code_references).toEqual({ added: [], removed: [] });
-    expect(doc.impact).toEqual([{ file: "src/renamed.py", symbol: "edited", start_line: 2, end_line: 23, ids: ["REQ-1"] }]);
+    // Every tag went with its file: moved, neither added nor removed.
+    expect(doc.code_references.added).toEqual([]);
+    expect(doc.code_references.removed).toEqual([]);
+    expect(doc.code_references.moved).toHaveLength(1001);
+    expect(doc.code_references.moved[0]).toMatchObject({ from: { file: "src/edited.py" }, to: { file: "src/renamed.py" } });
+    expect(doc.impact).toEqual([
+      { project: "shop", file: "src/renamed.py", symbol: "edited", start_line: 2, end_line: 23, ids: ["REQ-1"] },
+    ]);
   });
 
   // speky:speky-ts#TDIFF-HUGE
@@ -202,7 +208,7 @@ describe("speky diff at scale", () => {
     const run = runSpeky(["diff", "main", "--format", "json"], repo.dir, cacheEnv());
     expect(run.status).toBe(0);
     const doc = JSON.parse(run.stdout);
-    expect(doc.code_references).toEqual({ added: [], removed: [] });
-    expect(doc.impact).toEqual([{ file: "src/big.py", symbol: "big", start_line: 2, end_line: 60_002, ids: ["REQ-1"] }]);
+    expect(doc.code_references).toEqual({ added: [], removed: [], moved: [] });
+    expect(doc.impact).toEqual([{ project: "shop", file: "src/big.py", symbol: "big", start_line: 2, end_line: 60_002, ids: ["REQ-1"] }]);
   });
 });

@@ -76,14 +76,15 @@ describe("the line diff", () => {
 describe("the changes_since answer", () => {
   // speky:speky-ts#TDIFF-MCP-BOUND
   it("is cut to the bound in the document's order, marked truncated; a small one is left whole", () => {
-    const summary = (i: number) => ({ id: `REQ-${String(i).padStart(6, "0")}`, category: "c", short: "x".repeat(80) });
+    const summary = (i: number) => ({ id: `REQ-${String(i).padStart(6, "0")}`, category: "c", short: "x".repeat(80), project: "p" });
     const big = (): Changes => ({
       base: "main",
       base_commit: "0".repeat(40),
       head: "working tree",
-      requirements: { added: Array.from({ length: 20_000 }, (_, i) => summary(i)), removed: [summary(1)], changed: [] },
-      tests: { added: [], removed: [], changed: [] },
-      code_references: { added: [], removed: [] },
+      manifests: [],
+      requirements: { added: Array.from({ length: 20_000 }, (_, i) => summary(i)), removed: [summary(1)], changed: [], renamed: [] },
+      tests: { added: [], removed: [], changed: [], renamed: [] },
+      code_references: { added: [], removed: [], moved: [] },
       coverage: [],
       impact: [],
       suspect: [],

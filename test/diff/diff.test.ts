@@ -79,12 +79,15 @@ describe("speky diff, the working tree against a revision", () => {
   // speky:speky-ts#TDIFF-FORMATS
   it("prints text for a terminal and Markdown for a pull request, with counts and links", () => {
     const text = runSpeky(["diff", "main"], repo.dir, env).stdout;
-    expect(text.split("\n").slice(0, 4)).toEqual([
+    expect(text.split("\n").slice(0, 5)).toEqual([
       `main (${base.slice(0, 12)}) → working tree`,
-      "requirements: 1 added, 1 removed, 4 changed",
+      "manifests: 0 changed",
+      "requirements: 1 added, 1 removed, 4 changed, 0 renamed",
       "  + REQ-9  Coupons",
       "  - REQ-3  Gift wrap",
     ]);
+    expect(text).toContain("\ncoverage: 1 changed\n  REQ-4  every test automated → every test manual\n");
+    expect(text).toContain("\n  > REQ-10  src/labels.py:2  label  →  src/tags/labels.py:2  label\n");
     expect(text).toContain("\nimpact: 5 definitions\n  src/cart.py:3-4  Cart.total  REQ-1\n");
     expect(text).toContain(
       "\nsuspect: 2\n  REQ-2  text changed; 1 tagged definition, untouched:\n    REQ-2  src/cart.py:7  Cart.discount\n  REQ-5  text changed; it has no tagged definition\n",
@@ -93,21 +96,22 @@ describe("speky diff, the working tree against a revision", () => {
 
     const md = runSpeky(["diff", "main", "--format", "markdown", "--report-url", "https://docs.example.com/report"], repo.dir, env).stdout;
     const lines = md.split("\n");
-    expect(lines[0]).toBe(`## Specification changes: main (${base.slice(0, 12)}) → working tree`);
+    expect(lines[0]).toBe(`## Specification changes: \`main\` (${base.slice(0, 12)}) → working tree`);
     expect(lines[2]).toBe(
-      "**Summary:** requirements: 1 added, 1 removed, 4 changed · tests: 1 added, 1 removed, 1 changed · code references: 1 added, 2 removed · " +
-        "coverage: 1 changed · impact: 5 definitions · suspect: 2 · rerun: 5 tests",
+      "**Summary:** manifests: 0 changed · requirements: 1 added, 1 removed, 4 changed, 0 renamed · tests: 1 added, 1 removed, 1 changed, 0 renamed · " +
+        "code references: 1 added, 2 removed, 1 moved · coverage: 1 changed · impact: 5 definitions · suspect: 2 · rerun: 5 tests",
     );
     for (const heading of SECTION_HEADINGS) {
       expect(lines).toContain(`### ${heading}`);
     }
     // IDs link to the report's item pages; code to source_links: the head's at its branch, a deleted line's at the base commit.
-    expect(md).toContain("- added [REQ\\-9](https://docs.example.com/report/requirements/0001.html#REQ-9) Coupons");
-    expect(md).toContain("- removed REQ\\-3 Gift wrap");
+    expect(md).toContain("- added [`REQ-9`](https://docs.example.com/report/requirements/0001.html#REQ-9) Coupons");
+    expect(md).toContain("- removed `REQ-3` Gift wrap");
     expect(md).toContain(
-      `Cart\\.total at [src\\/cart\\.py\\:3\\-4](${links.headTotal}): [REQ\\-1](https://docs.example.com/report/requirements/0001.html#REQ-1)`,
+      `\`Cart.total\` at [\`src/cart.py:3-4\`](${links.headTotal}): [\`REQ-1\`](https://docs.example.com/report/requirements/0001.html#REQ-1)`,
     );
-    expect(md).toContain(`at [src\\/old\\.py\\:2](${links.baseOld(base)}) on export\\_csv`);
+    expect(md).toContain(`at [\`src/old.py:2\`](${links.baseOld(base)}) on \`export_csv\``);
+    expect(md).toContain("#REQ-4): every test automated → every test manual\n");
   });
 
   // speky:speky-ts#TDIFF-FAIL-ON
@@ -210,21 +214,19 @@ describe("speky diff, bad input", () => {
   });
 
   // speky:speky-ts#TDIFF-DELETED-MANIFEST
-  it("reports a manifest deleted in the working tree as the head side not loading", () => {
+  it("compares a side with no manifest as an empty model: a manifest deleted removes everything, one not there yet adds it", () => {
     const gone = GitRepo.init(BASE_FILES);
     gone.commit("base");
     gone.write({ "speky.yaml": null });
     const run = runSpeky(["diff", "main", "--format", "json"], gone.dir, cacheEnv());
-    expect(run.status).toBe(1);
+    expect(run.status).toBe(0);
     const doc = JSON.parse(run.stdout);
-    expect(Object.keys(doc.load_errors)).toEqual(["head"]);
-    expect(doc.load_errors.head[0]).toMatchObject({ file: "speky.yaml", severity: "error", message: expect.stringContaining("not found") });
-    // The other way round: a manifest that did not exist at the base.
-    const fresh = GitRepo.init({ "README.md": "nothing yet\n" });
-    fresh.commit("before speky");
-    fresh.write(BASE_FILES);
-    const added = JSON.parse(runSpeky(["diff", "main", "--format", "json"], fresh.dir, cacheEnv()).stdout);
-    expect(Object.keys(added.load_errors)).toEqual(["base"]);
+    expect(doc.load_errors).toBeUndefined();
+    expect(doc.without_specification).toEqual(["head"]);
+    expect(doc.requirements.removed).toHaveLength(9);
+    expect(doc.manifests).toEqual([
+      { file: "speky.yaml", project: "shop", change: "removed", keys: ["code_sources", "files", "kind", "name", "source_links"] },
+    ]);
   });
 });
 

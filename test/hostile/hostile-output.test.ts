@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { escapeControl, lineSafeJson } from "../../src/diagnostics.js";
 import { esc } from "../../src/text/html-escape.js";
-import { mdCode, mdText } from "../../src/text/markdown-text.js";
+import { codeSpan, plainText } from "../../src/text/markdown-inline.js";
 import { call, connect } from "../support/mcp.js";
 import { runSpeky, tempDir } from "../support/process.js";
 
@@ -27,8 +27,8 @@ describe("bidirectional controls", () => {
       expect(lineSafeJson(JSON.stringify(`a${c}b`))).toBe(`"a${shown}b"`);
       expect(JSON.parse(lineSafeJson(JSON.stringify(`a${c}b`)))).toBe(`a${c}b`);
       expect(esc(`<${c}>`)).toBe(`&lt;${shown}&gt;`);
-      expect(mdText(`a${c}b`)).not.toMatch(RAW);
-      expect(mdCode(`a${c}b`)).toBe(`\`a${shown}b\``);
+      expect(plainText(`a${c}b`)).not.toMatch(RAW);
+      expect(codeSpan(`a${c}b`)).toBe(`\`a${shown}b\``);
     }
     // Line breaks stay in the report's texts; every other control is shown.
     expect(esc("a\nb\tc\u0007")).toBe("a\nb\tc\\x07");

@@ -97,7 +97,7 @@ describe("speky report with test results", () => {
       [
         "### Verification",
         "",
-        "From the run of 2026\\-03\\-04T05\\:06\\:07\\.000001 (1 results file; 4 testcases read, 3 matched a tagged test, 1 matched none).",
+        "From the run of 2026-03-04T05:06:07.000001 (1 results file; 4 testcases read, 3 matched a tagged test, 1 matched none).",
         "",
         "| Category | Failing | Unverified | Partially verified | Verified | Total |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",

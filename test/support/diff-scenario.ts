@@ -9,7 +9,7 @@
 //   REQ-7  the only function of src/old.py, file deleted    → tag removed, impact (base side)
 //   REQ-8  a line deleted inside Cart.receipt               → impact (its head counterpart)
 //   REQ-9  added with a new tagged file and its test TST-10 → added, tag added, impact
-//   REQ-10 src/labels.py renamed unchanged                  → nothing (the rename is followed)
+//   REQ-10 src/labels.py renamed unchanged                  → its tag moved (the rename is followed)
 //   TST-6  steps changed, its automated test edited         → changed, rerun through its automation
 import type { GitRepo } from "./git-repo.js";
 
@@ -159,6 +159,15 @@ export function applyHeadChanges(repo: GitRepo): void {
 
 const LINK = "https://example.com/acme/shop/blob";
 
+const ref = (id: string, file: string, line: number, symbol: string | null, is_test = false) => ({
+  id,
+  project: "shop",
+  file,
+  line,
+  symbol,
+  is_test,
+});
+
 /** What `speky diff --format json` answers for the scenario (links are not part of it). */
 export function expectedChanges(base: string, baseCommit: string, head: string, headCommit?: string): object {
   return {
@@ -166,39 +175,48 @@ export function expectedChanges(base: string, baseCommit: string, head: string, 
     base_commit: baseCommit,
     head,
     ...(headCommit === undefined ? {} : { head_commit: headCommit }),
+    manifests: [],
     requirements: {
-      added: [{ id: "REQ-9", category: "cart", short: "Coupons" }],
-      removed: [{ id: "REQ-3", category: "cart", short: "Gift wrap" }],
+      added: [{ id: "REQ-9", category: "cart", short: "Coupons", project: "shop" }],
+      removed: [{ id: "REQ-3", category: "cart", short: "Gift wrap", project: "shop" }],
       changed: [
-        { id: "REQ-1", fields: ["long"] },
-        { id: "REQ-2", fields: ["long"] },
-        { id: "REQ-5", fields: ["long"] },
-        { id: "REQ-6", fields: ["properties", "tags"] },
+        { id: "REQ-1", project: "shop", fields: ["long"] },
+        { id: "REQ-2", project: "shop", fields: ["long"] },
+        { id: "REQ-5", project: "shop", fields: ["long"] },
+        { id: "REQ-6", project: "shop", fields: ["properties", "tags"] },
       ],
+      renamed: [],
     },
     tests: {
-      added: [{ id: "TST-10", category: "cart" }],
-      removed: [{ id: "TST-9", category: "cart" }],
-      changed: [{ id: "TST-6", fields: ["steps"] }],
+      added: [{ id: "TST-10", category: "cart", project: "shop" }],
+      removed: [{ id: "TST-9", category: "cart", project: "shop" }],
+      changed: [{ id: "TST-6", project: "shop", fields: ["steps"] }],
+      renamed: [],
     },
     code_references: {
-      added: [{ id: "REQ-9", file: "src/new.py", line: 2, symbol: "coupon", is_test: false }],
-      removed: [
-        { id: "REQ-7", file: "src/old.py", line: 2, symbol: "export_csv", is_test: false },
-        { id: "TST-4", file: "src/test_cart.py", line: 7, symbol: "test_four", is_test: true },
+      added: [ref("REQ-9", "src/new.py", 2, "coupon")],
+      removed: [ref("REQ-7", "src/old.py", 2, "export_csv"), ref("TST-4", "src/test_cart.py", 7, "test_four", true)],
+      // src/labels.py renamed: its tag went with it.
+      moved: [
+        {
+          id: "REQ-10",
+          project: "shop",
+          from: ref("REQ-10", "src/labels.py", 2, "label"),
+          to: ref("REQ-10", "src/tags/labels.py", 2, "label"),
+        },
       ],
     },
-    coverage: [{ id: "REQ-4", from: "automated_test_plan", to: "manual_test_plan" }],
+    coverage: [{ id: "REQ-4", project: "shop", from: "automated_test_plan", to: "manual_test_plan" }],
     impact: [
-      { file: "src/cart.py", symbol: "Cart.total", start_line: 3, end_line: 4, ids: ["REQ-1"] },
-      { file: "src/cart.py", symbol: "Cart.receipt", start_line: 11, end_line: 12, ids: ["REQ-8"] },
-      { file: "src/new.py", symbol: "coupon", start_line: 2, end_line: 3, ids: ["REQ-9"] },
-      { file: "src/old.py", symbol: "export_csv", start_line: 2, end_line: 3, ids: ["REQ-7"] },
-      { file: "src/test_cart.py", symbol: "test_rounding", start_line: 11, end_line: 12, ids: ["TST-6"] },
+      { project: "shop", file: "src/cart.py", symbol: "Cart.total", start_line: 3, end_line: 4, ids: ["REQ-1"] },
+      { project: "shop", file: "src/cart.py", symbol: "Cart.receipt", start_line: 11, end_line: 12, ids: ["REQ-8"] },
+      { project: "shop", file: "src/new.py", symbol: "coupon", start_line: 2, end_line: 3, ids: ["REQ-9"] },
+      { project: "shop", file: "src/old.py", symbol: "export_csv", start_line: 2, end_line: 3, ids: ["REQ-7"] },
+      { project: "shop", file: "src/test_cart.py", symbol: "test_rounding", start_line: 11, end_line: 12, ids: ["TST-6"] },
     ],
     suspect: [
-      { id: "REQ-2", code: [{ id: "REQ-2", file: "src/cart.py", line: 7, symbol: "Cart.discount", is_test: false }] },
-      { id: "REQ-5", code: [] },
+      { id: "REQ-2", project: "shop", code: [ref("REQ-2", "src/cart.py", 7, "Cart.discount")] },
+      { id: "REQ-5", project: "shop", code: [] },
     ],
     rerun: ["TST-1", "TST-10", "TST-2", "TST-5", "TST-6"],
   };
@@ -206,9 +224,10 @@ export function expectedChanges(base: string, baseCommit: string, head: string, 
 
 /** The scenario's sections with their entry counts, as the Markdown and the report title them. */
 export const SECTION_HEADINGS = [
+  "Manifests (0)",
   "Requirements (6)",
   "Tests (3)",
-  "Code references (3)",
+  "Code references (4)",
   "Coverage (1)",
   "Impact (5)",
   "Suspect (2)",

@@ -19,13 +19,15 @@ export const INDEX_SCRIPT = `"use strict";
   var haystack = new Array(n);
   for (var i = 0; i < n; i++) {
     var r = data.rows[i];
-    haystack[i] = (r[0] + "\\n" + r[1] + "\\n" + r[2] + "\\n" + r[3].join("\\n") + "\\n" + r[7]).toLowerCase();
+    haystack[i] = (r[0] + "\\n" + r[1] + "\\n" + r[2] + "\\n" + r[3].join("\\n") + "\\n" + r[7] + (data.projects ? "\\n" + r[9] : "")).toLowerCase();
   }
   var form = document.getElementById("filters");
   var q = document.getElementById("q");
   var fCategory = document.getElementById("f-category");
   var fTag = document.getElementById("f-tag");
   var fCoverage = document.getElementById("f-coverage");
+  // With several projects: a Project column after the ID (row[9]) and its filter.
+  var fProject = data.projects ? document.getElementById("f-project") : null;
   var status = document.getElementById("status");
   var more = document.getElementById("show-more");
   var order = [];
@@ -57,6 +59,7 @@ export const INDEX_SCRIPT = `"use strict";
     a.href = r[8];
     a.textContent = r[0];
     cell(tr).appendChild(a);
+    if (data.projects) cell(tr).textContent = r[9];
     cell(tr).textContent = r[1];
     cell(tr).textContent = r[2];
     var tags = cell(tr);
@@ -74,6 +77,7 @@ export const INDEX_SCRIPT = `"use strict";
   function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
   var KEYS = {
     id: function (i) { return data.rows[i][0]; },
+    project: function (i) { return data.rows[i][9] || ""; },
     short: function (i) { return data.rows[i][1]; },
     category: function (i) { return data.rows[i][2]; },
     tags: function (i) { return data.rows[i][3].join(" "); },
@@ -88,14 +92,15 @@ export const INDEX_SCRIPT = `"use strict";
   function update() {
     var query = q.value.toLowerCase();
     var terms = query.split(/\\s+/).filter(Boolean);
-    var category = fCategory.value, tag = fTag.value;
+    var category = fCategory.value, tag = fTag.value, project = fProject ? fProject.value : "";
     var bucket = fCoverage.value === "" ? -1 : data.buckets.indexOf(fCoverage.value);
-    var key = category + "\\u0000" + tag + "\\u0000" + bucket + "\\u0000" + sortKey;
+    var key = category + "\\u0000" + tag + "\\u0000" + bucket + "\\u0000" + project + "\\u0000" + sortKey;
     var pool = last.key === key && last.hits && query.indexOf(last.query) === 0 ? last.hits : order;
     var hits = [];
     outer: for (var j = 0; j < pool.length; j++) {
       var i = pool[j], r = data.rows[i];
       if (category !== "" && r[2] !== category) continue;
+      if (project !== "" && r[9] !== project) continue;
       if (bucket >= 0 && r[4] !== bucket) continue;
       if (tag !== "" && r[3].indexOf(tag) < 0) continue;
       for (var t = 0; t < terms.length; t++) if (haystack[i].indexOf(terms[t]) < 0) continue outer;
@@ -148,6 +153,7 @@ export const INDEX_SCRIPT = `"use strict";
   fCategory.addEventListener("change", restart);
   fTag.addEventListener("change", restart);
   fCoverage.addEventListener("change", restart);
+  if (fProject) fProject.addEventListener("change", restart);
   form.addEventListener("submit", function (e) { e.preventDefault(); });
   more.addEventListener("click", function () { shownMax += 500; update(); });
   form.hidden = false;

@@ -48,6 +48,11 @@ blockquote.text { margin: 0.5rem 0; padding: 0.25rem 1rem; border-left: 4px soli
 .counts strong { font-size: 1.4rem; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 1rem 0; }
 .facts dt { font-weight: 600; }
+.uncommitted { color: var(--text, inherit); }
+.text-change { display: grid; grid-template-columns: max-content 1fr; gap: 0.1rem 0.75rem; margin: 0; }
+.text-change dt { color: var(--muted); }
+.text-change dd { margin: 0; white-space: pre-line; overflow-wrap: anywhere; }
+.text-change dd.was { text-decoration: line-through; text-decoration-color: var(--muted); }
 .facts dd { margin: 0; overflow-wrap: anywhere; }
 .tag { display: inline-block; padding: 0 0.4em; margin: 0.05rem 0; border: 1px solid var(--line); border-radius: 0.3em; font-size: 0.85em; overflow-wrap: anywhere; }
 .badge { display: inline-block; padding: 0 0.5em; border-radius: 1em; font-size: 0.8rem; font-weight: 600; white-space: nowrap; border: 1px solid currentColor; }

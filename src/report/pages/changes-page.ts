@@ -1,8 +1,12 @@
 // `speky report --diff BASE`: the "changes" page, what the working tree changed in the
 // specification since BASE (src/diff, the same document `speky diff --format json` prints).
-// IDs still in the specification link to their views; code links to source_links URLs.
-import { type Changes, type ImpactEntry, linkOf, type Problem, type RefShape } from "../../diff/shapes.js";
-import { esc, safeHttpUrl } from "../../text/html-escape.js";
+// IDs still in the specification link to their views; code links to source_links URLs. A
+// changed item shows its text as it was and as it is; with several projects, a Project column.
+import { severalProjects } from "../../diff/format-text.js";
+import { type Changes, type ImpactEntry, type ItemChanges, linkOf, type Problem, type RefShape } from "../../diff/shapes.js";
+import type { Item } from "../../loader/types.js";
+import { esc } from "../../text/html-escape.js";
+import { safeHttpUrl } from "../../text/markdown-inline.js";
 import { BUCKET_LABELS, problemCount, type ReportData } from "../data.js";
 import { itemLink, plural, section } from "./fragments.js";
 import { page } from "./layout.js";
@@ -21,12 +25,60 @@ function table(caption: string, head: string[], rows: string[][], empty: string)
   );
 }
 
-function itemRows(data: ReportData, changes: NonNullable<Changes["requirements"]>): string[][] {
+/** The text fields of an item, by the spec's names. */
+const TEXT_FIELDS = ["short", "long", "client_statement", "initial"] as const;
+
+function textOf(item: Item | undefined, field: (typeof TEXT_FIELDS)[number]): string {
+  const value = (item as unknown as Record<string, unknown> | undefined)?.[field];
+  return typeof value === "string" ? value : "";
+}
+
+// speky:speky-ts#DIFF-REPORT-TEXTS
+/** The changed text fields of an item, each as it was and as it is. */
+function textChanges(data: ReportData, id: string, fields: readonly string[]): string {
+  const was = data.changesBase?.byId.get(id);
+  const now = data.model.byId.get(id);
+  const parts = TEXT_FIELDS.filter((f) => fields.includes(f)).map(
+    (f) =>
+      `<dt>${f}, before</dt><dd class="was">${esc(textOf(was, f)) || '<span class="none">(none)</span>'}</dd>` +
+      `<dt>${f}, after</dt><dd class="now">${esc(textOf(now, f)) || '<span class="none">(none)</span>'}</dd>`,
+  );
+  return parts.length === 0 ? "" : `<dl class="text-change">${parts.join("")}</dl>`;
+}
+
+function itemRows(data: ReportData, changes: ItemChanges, project: (p: string | null) => string | null): string[][] {
   const title = (short?: string) => esc(short ?? "");
+  const row = (cells: string[], p: string | null) => {
+    const name = project(p);
+    return name === null ? cells : [cells[0], esc(name), ...cells.slice(1)];
+  };
   return [
-    ...changes.added.map((s) => ["added", itemLink(data, s.id, ""), title(s.short), ""]),
-    ...changes.removed.map((s) => ["removed", `<span class="id">${esc(s.id)}</span>`, title(s.short), ""]),
-    ...changes.changed.map((c) => ["changed", itemLink(data, c.id, ""), title(data.model.byId.get(c.id)?.short), esc(c.fields.join(", "))]),
+    ...changes.added.map((s) => row(["added", itemLink(data, s.id, ""), title(s.short), "", ""], s.project)),
+    ...changes.removed.map((s) => row(["removed", `<span class="id">${esc(s.id)}</span>`, title(s.short), "", ""], s.project)),
+    ...changes.changed.map((c) =>
+      row(
+        [
+          "changed",
+          itemLink(data, c.id, ""),
+          title(data.model.byId.get(c.id)?.short),
+          esc(c.fields.join(", ")),
+          textChanges(data, c.id, c.fields),
+        ],
+        c.project,
+      ),
+    ),
+    ...changes.renamed.map((r) =>
+      row(
+        [
+          "renamed",
+          `<span class="id">${esc(r.from)}</span> → ${itemLink(data, r.to, "")}`,
+          title(data.model.byId.get(r.to)?.short),
+          "id",
+          "",
+        ],
+        r.project,
+      ),
+    ),
   ];
 }
 
@@ -39,7 +91,7 @@ const refCells = (data: ReportData, change: string, r: RefShape) => [
 ];
 
 const impactCells = (data: ReportData, e: ImpactEntry) => [
-  `<code>${esc(e.symbol)}</code>`,
+  e.symbol === null ? `<span class="none">(around a free tag)</span>` : `<code>${esc(e.symbol)}</code>`,
   place(`${e.file}:${e.start_line}-${e.end_line}`, linkOf(e)),
   e.ids.map((id) => itemLink(data, id, "")).join(" "),
 ];
@@ -78,14 +130,39 @@ export function changesPage(data: ReportData, changes: Changes): string {
       changes: true,
     });
   if (changes.load_errors) return frame(loadErrors(changes.load_errors));
-  const reqs = itemRows(data, changes.requirements!);
-  const tests = itemRows(data, changes.tests!);
+  // speky:speky-ts#DIFF-REPORT-PROJECTS
+  const several = severalProjects(changes);
+  const project = (p: string | null) => (several ? (p ?? "") : null);
+  const withProject = (cells: string[], p: string | null) => (several ? [cells[0], esc(p ?? ""), ...cells.slice(1)] : cells);
+  const heads = (cells: string[]) => (several ? [cells[0], "Project", ...cells.slice(1)] : cells);
+  const reqs = itemRows(data, changes.requirements!, project);
+  const tests = itemRows(data, changes.tests!, project);
+  const code = changes.code_references!;
   const refs = [
-    ...changes.code_references!.added.map((r) => refCells(data, "added", r)),
-    ...changes.code_references!.removed.map((r) => refCells(data, "removed", r)),
+    ...code.added.map((r) => withProject(refCells(data, "added", r), r.project)),
+    ...code.removed.map((r) => withProject(refCells(data, "removed", r), r.project)),
+    ...code.moved.map((m) =>
+      withProject(
+        [
+          "moved",
+          itemLink(data, m.id, ""),
+          `${place(`${m.from.file}:${m.from.line}`, linkOf(m.from))} → ${place(`${m.to.file}:${m.to.line}`, linkOf(m.to))}`,
+          m.from.symbol === m.to.symbol
+            ? `<code>${esc(m.to.symbol ?? "")}</code>`
+            : `<code>${esc(m.from.symbol ?? "")}</code> → <code>${esc(m.to.symbol ?? "")}</code>`,
+          m.to.is_test ? "yes" : "no",
+        ],
+        m.project,
+      ),
+    ),
   ];
-  const coverage = changes.coverage!.map((c) => [itemLink(data, c.id, ""), BUCKET_LABELS[c.from], BUCKET_LABELS[c.to]]);
-  const impact = changes.impact!.map((e) => impactCells(data, e));
+  const manifests = changes.manifests!.map((m) =>
+    withProject([esc(m.change), `<code>${esc(m.file)}</code>`, m.keys.map((k) => `<code>${esc(k)}</code>`).join(" ")], m.project),
+  );
+  const coverage = changes.coverage!.map((c) =>
+    withProject([itemLink(data, c.id, ""), BUCKET_LABELS[c.from], BUCKET_LABELS[c.to]], c.project),
+  );
+  const impact = changes.impact!.map((e) => withProject(impactCells(data, e), e.project));
   const suspect = changes.suspect!.map((s) => [
     itemLink(data, s.id, ""),
     s.code.length === 0
@@ -93,27 +170,34 @@ export function changesPage(data: ReportData, changes: Changes): string {
       : s.code.map((r) => place(`${r.file}:${r.line}`, linkOf(r))).join(" "),
   ]);
   const rerun = changes.rerun!;
+  const itemHeads = heads(["Change", "ID", "Title", "Fields", "Text"]);
   const body =
     section(
-      "changed-requirements",
-      `Requirements (${reqs.length})`,
-      table("Requirements", ["Change", "ID", "Title", "Fields"], reqs, "No requirement changed."),
+      "changed-manifests",
+      `Manifests (${manifests.length})`,
+      table("Manifests", heads(["Change", "Manifest", "Keys"]), manifests, "No manifest changed."),
     ) +
-    section("changed-tests", `Tests (${tests.length})`, table("Tests", ["Change", "ID", "Title", "Fields"], tests, "No test changed.")) +
+    section("changed-requirements", `Requirements (${reqs.length})`, table("Requirements", itemHeads, reqs, "No requirement changed.")) +
+    section("changed-tests", `Tests (${tests.length})`, table("Tests", itemHeads, tests, "No test changed.")) +
     section(
       "changed-code",
       `Code references (${refs.length})`,
-      table("Code references", ["Change", "ID", "Location", "Symbol", "Automated test"], refs, "No code tag was added or removed."),
+      table(
+        "Code references",
+        heads(["Change", "ID", "Location", "Symbol", "Automated test"]),
+        refs,
+        "No code tag was added, removed or moved.",
+      ),
     ) +
     section(
       "changed-coverage",
       `Coverage (${coverage.length})`,
-      table("Coverage", ["Requirement", "Before", "After"], coverage, "No coverage changed."),
+      table("Coverage", heads(["Requirement", "Before", "After"]), coverage, "No coverage changed."),
     ) +
     section(
       "impact",
       `Impact (${impact.length})`,
-      table("Impact", ["Definition", "Lines", "IDs"], impact, "No tagged definition was touched."),
+      table("Impact", heads(["Definition", "Lines", "IDs"]), impact, "No tagged definition was touched."),
     ) +
     section(
       "suspect",

@@ -12,10 +12,14 @@ import { bucketBadge, plural, requirementHref } from "./fragments.js";
 import { pageParts } from "./layout.js";
 
 function generatedLine(data: ReportData): string {
-  const { time, commit } = data.generation;
+  const { time, commit, uncommitted } = data.generation;
   const when = `<time datetime="${esc(time)}">${esc(time.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC"))}</time>`;
   const from = commit ? ` from commit <code title="${esc(commit)}">${esc(commit.slice(0, 12))}</code>` : "";
-  return `<p class="generated">Generated ${when}${from}.</p>`;
+  // speky:speky-ts#REPORT-UNCOMMITTED
+  const dirty = uncommitted
+    ? `, <strong class="uncommitted">with uncommitted changes</strong> (${uncommitted === 1 ? "1 file read differs" : `${uncommitted} files read differ`} from it)`
+    : "";
+  return `<p class="generated">Generated ${when}${from}${dirty}.</p>`;
 }
 
 function bar(counts: Record<CoverageBucket, number>, total: number, label: string): string {
@@ -50,12 +54,25 @@ function coverageSection(data: ReportData): string {
 const options = (values: Iterable<[string, string]>) =>
   [...values].map(([v, label]) => `<option value="${esc(v)}">${esc(label)}</option>`).join("");
 
-function filters(data: ReportData): string {
+// speky:speky-ts#REPORT-PROJECTS
+/** The projects of the requirements, sorted: a Project column and filter when there are several. */
+function projectsOf(data: ReportData): string[] {
+  const names = new Set<string>();
+  for (const r of data.requirements) if (r.project !== null) names.add(r.project);
+  return [...names].sort(compareStrings);
+}
+
+function filters(data: ReportData, projects: readonly string[]): string {
   const categories = [...data.model.requirementsByCategory.keys()].sort(compareStrings);
   const tags = [...data.model.tags.keys()].sort(compareStrings);
+  const project =
+    projects.length > 1
+      ? `<div class="field"><label for="f-project">Project</label><select id="f-project" name="project"><option value="">All</option>${options(projects.map((p) => [p, p]))}</select></div>`
+      : "";
   return (
     `<form class="filters" id="filters" role="search" aria-label="Filter requirements" hidden>` +
     `<div class="field grow"><label for="q">Search</label><input type="search" id="q" name="q" autocomplete="off" spellcheck="false" placeholder="ID, title, tag or text"></div>` +
+    project +
     `<div class="field"><label for="f-category">Category</label><select id="f-category" name="category"><option value="">All</option>${options(categories.map((c) => [c, c]))}</select></div>` +
     `<div class="field"><label for="f-tag">Tag</label><select id="f-tag" name="tag"><option value="">All</option>${options(tags.map((t) => [t, t]))}</select></div>` +
     `<div class="field"><label for="f-coverage">Coverage</label><select id="f-coverage" name="coverage"><option value="">All</option>${options(BUCKETS.map((b) => [b, BUCKET_LABELS[b]]))}</select></div>` +
@@ -85,36 +102,45 @@ export const ROWS_SHOWN = 50;
 
 const rowsShown = (data: ReportData) => (data.requirements.length <= SMALL ? data.requirements.length : ROWS_SHOWN);
 
-function requirementsTable(data: ReportData): string {
-  const head = COLUMNS.map(
-    ([key, label, cls]) =>
-      `<th scope="col" data-sort="${key}"${cls ? ` class="${cls}"` : ""}${key === "id" ? ' aria-sort="ascending"' : ""}>${label}</th>`,
-  ).join("");
+function requirementsTable(data: ReportData, several: boolean): string {
+  const columns = several ? [COLUMNS[0], ["project", "Project", ""] as const, ...COLUMNS.slice(1)] : COLUMNS;
+  const head = columns
+    .map(
+      ([key, label, cls]) =>
+        `<th scope="col" data-sort="${key}"${cls ? ` class="${cls}"` : ""}${key === "id" ? ' aria-sort="ascending"' : ""}>${label}</th>`,
+    )
+    .join("");
   const rows = data.requirements.slice(0, rowsShown(data)).map((r) => {
     const tests = (data.model.testedBy.get(r.id) ?? []).length;
     const code = (data.model.codeReferencesById.get(r.id) ?? []).length;
     const tags = r.tags.map((t) => `<span class="tag">${esc(t)}</span>`).join(" ");
+    const project = several ? `<td>${esc(r.project ?? "")}</td>` : "";
     return (
-      `<tr><td><a class="id" href="${requirementHref(data, r.id, "")}">${esc(r.id)}</a></td><td>${esc(cut(r.short ?? "", TITLE_CHARS))}</td>` +
+      `<tr><td><a class="id" href="${requirementHref(data, r.id, "")}">${esc(r.id)}</a></td>${project}<td>${esc(cut(r.short ?? "", TITLE_CHARS))}</td>` +
       `<td>${esc(r.category)}</td><td>${tags}</td><td>${bucketBadge(data.bucketOf.get(r.id)!)}</td><td class="num">${tests}</td><td class="num">${code}</td></tr>`
     );
   });
   return (
     `<div class="scroll" role="region" aria-label="Requirements table" tabindex="0"><table id="requirements-table" class="requirements" data-limit="${rowsShown(data)}">` +
-    `<caption class="vh">Requirements</caption><colgroup><col class="c-id"><col class="c-title"><col class="c-category"><col class="c-tags"><col class="c-coverage"><col class="c-num"><col class="c-num"></colgroup>` +
+    `<caption class="vh">Requirements</caption><colgroup><col class="c-id">${several ? '<col class="c-category">' : ""}<col class="c-title"><col class="c-category"><col class="c-tags"><col class="c-coverage"><col class="c-num"><col class="c-num"></colgroup>` +
     `<thead><tr>${head}</tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody></table></div>`
   );
 }
 
 /**
  * Per requirement, in table order: [id, short, category, tags, bucket index, tests, code, text,
- * link], one row at a time (the whole JSON of a large tree is never one string); titles and
+ * link] and, with several projects (`projects: true`), its project; one row at a time (the whole JSON of a large tree is never one string); titles and
  * texts cut at TITLE_CHARS and SEARCH_TEXT_CHARS: search reads that much of each.
  */
 const shownText = (text: string) => escapeControl(text, true);
 
-function* searchData(data: ReportData): Generator<string> {
-  const head = jsonForScript({ buckets: BUCKETS, labels: BUCKETS.map((b) => BUCKET_LABELS[b]), rows: [] });
+function* searchData(data: ReportData, several: boolean): Generator<string> {
+  const head = jsonForScript({
+    buckets: BUCKETS,
+    labels: BUCKETS.map((b) => BUCKET_LABELS[b]),
+    ...(several ? { projects: true } : {}),
+    rows: [],
+  });
   yield head.slice(0, -2);
   let first = true;
   for (const r of data.requirements) {
@@ -129,6 +155,7 @@ function* searchData(data: ReportData): Generator<string> {
       (data.model.codeReferencesById.get(r.id) ?? []).length,
       cut(r.client_statement ? `${r.long}\n${r.client_statement}` : r.long, SEARCH_TEXT_CHARS),
       requirementHref(data, r.id, ""),
+      ...(several ? [shownText(r.project ?? "")] : []),
     ]);
     yield first ? row : `,${row}`;
     first = false;
@@ -145,6 +172,8 @@ function shownNote(data: ReportData): string {
 export function indexPage(data: ReportData): Iterable<string> {
   const m = data.model;
   const problems = problemCount(data);
+  const projects = projectsOf(data);
+  const several = projects.length > 1;
   const counts =
     `<ul class="counts">` +
     `<li><strong>${grouped(m.specs.requirements.length)}</strong> ${m.specs.requirements.length === 1 ? "requirement" : "requirements"}</li>` +
@@ -157,13 +186,13 @@ export function indexPage(data: ReportData): Iterable<string> {
     `<section aria-labelledby="summary"><h2 id="summary">Summary</h2>${counts}</section>\n` +
     `<section aria-labelledby="coverage"><h2 id="coverage">Coverage</h2>${coverageSection(data)}</section>\n` +
     verificationSection(data) +
-    `<section aria-labelledby="requirements"><h2 id="requirements">Requirements</h2>\n${filters(data)}\n` +
+    `<section aria-labelledby="requirements"><h2 id="requirements">Requirements</h2>\n${filters(data, projects)}\n` +
     `<p id="status" class="status" role="status" aria-live="polite">${plural(data.requirements.length, "requirement")}${shownNote(data)}</p>\n` +
-    `${requirementsTable(data)}\n<p class="more"><button type="button" id="show-more" hidden>Show more</button></p>\n` +
+    `${requirementsTable(data, several)}\n<p class="more"><button type="button" id="show-more" hidden>Show more</button></p>\n` +
     `<script type="application/json" id="report-data">`;
   const parts = (function* () {
     yield body;
-    yield* searchData(data);
+    yield* searchData(data, several);
     yield "</script>\n</section>";
   })();
   return pageParts(
