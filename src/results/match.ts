@@ -5,13 +5,11 @@
 // enclosing parts the runner gives agreeing. Candidates are found by one map look-up (the
 // symbol's last part, or its whole title), never by a scan of every reference.
 import type { CodeReference } from "../scan/types.js";
-import { type PathField, type ResultsRule, ruleTable, symbolSplitter, titlePattern } from "./rules.js";
+import { type PathField, type ResultsRule, ruleTable, symbolSplitter, TitleTemplate } from "./rules.js";
 import type { Testcase } from "./types.js";
 
-/** A title with more placeholders than this is matched exactly (a bound on the pattern's work). */
-const MAX_PLACEHOLDERS = 4;
-/** Longer testcase titles are never tried against a title with placeholders. */
-const MAX_PATTERN_TITLE = 300;
+/** A title with more placeholders than this is matched exactly (a bound on the index: a template is tried on every title). */
+const MAX_PLACEHOLDERS = 16;
 /** Characters kept of a failure's first line. */
 export const MAX_MESSAGE = 300;
 
@@ -32,7 +30,7 @@ interface RuleIndex {
    * name shared by thousands of tests (`test_it` in every class) costs no scan of them all.
    */
   byKey: Map<string, Map<string, Candidate[]>>;
-  patterns: { literal: string; pattern: RegExp; candidate: Candidate }[];
+  templates: { template: TitleTemplate; candidate: Candidate }[];
 }
 
 export interface Match {
@@ -88,12 +86,13 @@ export class Matcher {
       const stemParts = [...fileParts.slice(0, -1), dot > 0 ? last.slice(0, dot) : last];
       for (const rule of rules) {
         let index = list.indexes.get(rule.id);
-        if (!index) list.indexes.set(rule.id, (index = { rule, byKey: new Map(), patterns: [] }));
+        if (!index) list.indexes.set(rule.id, (index = { rule, byKey: new Map(), templates: [] }));
         const parts = ref.symbol.split(symbolSplitter(rule, ref.language)).map((p) => p.trim());
         const candidate: Candidate = { ref, scopes: parts.slice(0, -1), fileParts, stemParts };
         const key = rule.mode === "titles" ? parts.join(rule.join) : parts[parts.length - 1];
-        const pattern = rule.mode === "titles" && rule.placeholders ? placeholderPattern(key, rule.placeholders) : null;
-        if (pattern) index.patterns.push({ literal: literalStart(key, rule.placeholders!), pattern, candidate });
+        const template =
+          rule.mode === "titles" && rule.placeholders ? TitleTemplate.of(key, rule.placeholders, separatorOf(rule), MAX_PLACEHOLDERS) : null;
+        if (template) index.templates.push({ template, candidate });
         else {
           const inner = rule.mode === "titles" ? "" : innermost(rule, candidate);
           let byInner = index.byKey.get(key);
@@ -184,9 +183,7 @@ export class Matcher {
   private byTitle(index: RuleIndex, testcase: Testcase): CodeReference[] {
     const title = testcase.name.trim();
     const candidates = [...(index.byKey.get(title)?.get("") ?? [])];
-    if (title.length <= MAX_PATTERN_TITLE) {
-      for (const p of index.patterns) if (title.startsWith(p.literal) && p.pattern.test(title)) candidates.push(p.candidate);
-    }
+    for (const t of index.templates) if (t.template.matches(title)) candidates.push(t.candidate);
     return best(candidates, (c) => fileScore(index.rule, testcase, c));
   }
 }
@@ -246,16 +243,9 @@ function best(candidates: readonly Candidate[], score: (c: Candidate) => number)
   return out;
 }
 
-function placeholderPattern(title: string, placeholders: RegExp): RegExp | null {
-  placeholders.lastIndex = 0;
-  const count = [...title.matchAll(placeholders)].length;
-  return count === 0 || count > MAX_PLACEHOLDERS ? null : titlePattern(title, placeholders);
-}
-
-function literalStart(title: string, placeholders: RegExp): string {
-  placeholders.lastIndex = 0;
-  const first = placeholders.exec(title);
-  return first ? title.slice(0, first.index) : title;
+/** The runner's describe separator, where a placeholder never reaches: none when it is a space. */
+function separatorOf(rule: ResultsRule): string | null {
+  return rule.join.trim() === "" ? null : rule.join;
 }
 
 /** A failed testcase's first line that says something, by its rule; bounded. */
