@@ -5,11 +5,10 @@
 // enclosing parts the runner gives agreeing. Candidates are found by one map look-up (the
 // symbol's last part, or its whole title), never by a scan of every reference.
 import type { CodeReference } from "../scan/types.js";
-import { type PathField, type ResultsRule, ruleTable, symbolSplitter, TitleTemplate } from "./rules.js";
+import { type PathField, type ResultsRule, ruleTable, symbolSplitter } from "./rules.js";
+import { TitleIndex } from "./titles.js";
 import type { Testcase } from "./types.js";
 
-/** A title with more placeholders than this is matched exactly (a bound on the index: a template is tried on every title). */
-const MAX_PLACEHOLDERS = 16;
 /** Characters kept of a failure's first line. */
 export const MAX_MESSAGE = 300;
 
@@ -30,7 +29,10 @@ interface RuleIndex {
    * name shared by thousands of tests (`test_it` in every class) costs no scan of them all.
    */
   byKey: Map<string, Map<string, Candidate[]>>;
-  templates: { template: TitleTemplate; candidate: Candidate }[];
+  /** qualified: the tagged containers (a class, a suite) among the candidates, filed alike. */
+  containers: Map<string, Map<string, Candidate[]>>;
+  /** titles: the tests and containers by their titles. */
+  titles: TitleIndex<Candidate> | null;
 }
 
 export interface Match {
@@ -86,20 +88,20 @@ export class Matcher {
       const stemParts = [...fileParts.slice(0, -1), dot > 0 ? last.slice(0, dot) : last];
       for (const rule of rules) {
         let index = list.indexes.get(rule.id);
-        if (!index) list.indexes.set(rule.id, (index = { rule, byKey: new Map(), templates: [] }));
+        if (!index)
+          list.indexes.set(
+            rule.id,
+            (index = { rule, byKey: new Map(), containers: new Map(), titles: rule.mode === "titles" ? new TitleIndex(rule) : null }),
+          );
         const parts = ref.symbol.split(symbolSplitter(rule, ref.language)).map((p) => p.trim());
         const candidate: Candidate = { ref, scopes: parts.slice(0, -1), fileParts, stemParts };
-        const key = rule.mode === "titles" ? parts.join(rule.join) : parts[parts.length - 1];
-        const template =
-          rule.mode === "titles" && rule.placeholders ? TitleTemplate.of(key, rule.placeholders, separatorOf(rule), MAX_PLACEHOLDERS) : null;
-        if (template) index.templates.push({ template, candidate });
+        // A describe or context holds the testcases below it; a test's title is its own.
+        if (index.titles) index.titles.add(parts, ref.kind === "suite", candidate);
         else {
-          const inner = rule.mode === "titles" ? "" : innermost(rule, candidate);
-          let byInner = index.byKey.get(key);
-          if (!byInner) index.byKey.set(key, (byInner = new Map()));
-          const known = byInner.get(inner);
-          if (known) known.push(candidate);
-          else byInner.set(inner, [candidate]);
+          const key = parts[parts.length - 1];
+          const inner = innermost(rule, candidate);
+          file(index.byKey, key, inner, candidate);
+          if (!NOT_CONTAINERS.has(ref.kind ?? "")) file(index.containers, key, inner, candidate);
         }
       }
     }
@@ -145,13 +147,16 @@ export class Matcher {
     return parts;
   }
 
+  /**
+   * The tagged tests a qualified testcase ran: the one its name names, and the tagged
+   * containers among the parts the runner gives before it (a class, a `@Nested` class, a
+   * fixture), each found as a name whose own enclosing parts are those before it.
+   */
   private byName(index: RuleIndex, testcase: Testcase): CodeReference[] {
     const rule = index.rule;
     const named = rule.name!.exec(testcase.name);
     const leaf = named?.groups?.leaf?.trim();
     if (!leaf) return [];
-    const byInner = index.byKey.get(leaf);
-    if (!byInner) return [];
     let given: string[] = [];
     if (rule.classname) {
       const classed = rule.classname.exec(testcase.classname);
@@ -160,9 +165,29 @@ export class Matcher {
     }
     const nameScopes = named!.groups?.scopes;
     if (nameScopes) given = [...given, ...this.split(rule, nameScopes)];
+    const out = this.named(index, index.byKey, testcase, leaf, given);
+    if (index.containers.size === 0) return out;
+    for (let i = given.length - 1; i >= 0 && i >= given.length - MAX_CONTAINER_DEPTH; i--) {
+      if (!index.containers.has(given[i])) continue;
+      for (const ref of this.named(index, index.containers, testcase, given[i], given.slice(0, i))) if (!out.includes(ref)) out.push(ref);
+    }
+    return out;
+  }
+
+  /** The candidates named `leaf` whose enclosing parts agree with those `given` before it, best first. */
+  private named(
+    index: RuleIndex,
+    byKey: Map<string, Map<string, Candidate[]>>,
+    testcase: Testcase,
+    leaf: string,
+    given: readonly string[],
+  ): CodeReference[] {
+    const rule = index.rule;
+    const byInner = byKey.get(leaf);
+    if (!byInner) return [];
     const candidates = candidatesOf(rule, byInner, given);
     return best(candidates, (c) => {
-      let rest: string[];
+      let rest: readonly string[];
       if (c.scopes.length <= given.length) {
         if (tailAgreement(given, c.scopes) !== c.scopes.length) return -1;
         rest = given.slice(0, given.length - c.scopes.length);
@@ -181,12 +206,25 @@ export class Matcher {
   }
 
   private byTitle(index: RuleIndex, testcase: Testcase): CodeReference[] {
-    const title = testcase.name.trim();
-    const candidates = [...(index.byKey.get(title)?.get("") ?? [])];
-    for (const t of index.templates) if (t.template.matches(title)) candidates.push(t.candidate);
+    const candidates = index.titles!.find(testcase.name.trim());
     return best(candidates, (c) => fileScore(index.rule, testcase, c));
   }
 }
+
+/** Kinds of definition that hold no test: a tag on one of these is never a container. */
+const NOT_CONTAINERS = new Set(["function", "method", "test", ""]);
+
+/** Files a candidate under its key and innermost scope. */
+function file(byKey: Map<string, Map<string, Candidate[]>>, key: string, inner: string, candidate: Candidate): void {
+  let byInner = byKey.get(key);
+  if (!byInner) byKey.set(key, (byInner = new Map()));
+  const known = byInner.get(inner);
+  if (known) known.push(candidate);
+  else byInner.set(inner, [candidate]);
+}
+
+/** Enclosing parts of a testcase tried as tagged containers, innermost first (nesting deeper is no real suite's). */
+const MAX_CONTAINER_DEPTH = 16;
 
 /** Cases kept looked up: a bound on the memo's memory (one entry per distinct testcase). */
 const MAX_MEMO = 200_000;
@@ -241,11 +279,6 @@ function best(candidates: readonly Candidate[], score: (c: Candidate) => number)
     out.push(c.ref);
   }
   return out;
-}
-
-/** The runner's describe separator, where a placeholder never reaches: none when it is a space. */
-function separatorOf(rule: ResultsRule): string | null {
-  return rule.join.trim() === "" ? null : rule.join;
 }
 
 /** A failed testcase's first line that says something, by its rule; bounded. */

@@ -20,6 +20,7 @@ interface RuleRow {
   rest?: RestMode;
   join?: string;
   placeholders?: string;
+  tightJoin?: string;
   file?: PathField[];
   messageSkip?: string;
   output?: boolean;
@@ -41,6 +42,8 @@ export interface ResultsRule {
   /** titles: the symbol's parts joined so, as the runner writes the whole title. */
   join: string;
   placeholders: RegExp | null;
+  /** titles: a part the runner may join to the one before without `join` (RSpec's `#x`, `.x`, `::X`). */
+  tightJoin: RegExp | null;
   file: PathField[];
   messageSkip: RegExp | null;
   output: boolean;
@@ -77,6 +80,7 @@ function compile(id: string, row: RuleRow): ResultsRule {
     rest: row.rest ?? "none",
     join: row.join ?? " ",
     placeholders: re(row.placeholders, "gu"),
+    tightJoin: re(row.tightJoin),
     file: row.file ?? [],
     messageSkip: re(row.messageSkip),
     output: row.output ?? false,
@@ -110,76 +114,4 @@ export function ruleTable(): RuleTable {
 /** The regular expression that splits a symbol of `language` under `rule`. */
 export function symbolSplitter(rule: ResultsRule, language: string): RegExp {
   return rule.symbolSplit ?? new RegExp(escapeRegExp(ruleTable().separators.get(language) ?? "."), "u");
-}
-
-/**
- * A title with placeholders (`%s`, `${x}`, `#{x}`) as the runner's titles it stands for, matched
- * in time linear in a title (no pattern is built from a title: a backtracking one held `check`
- * for seconds on a few long names). Each placeholder stands for one or more characters; none
- * crosses the runner's describe separator: both titles are cut at it first and their parts
- * matched one by one. Within a part, the literal pieces are found left to right, each at its
- * first place after the one before (the first piece at the start, the last at the end), which
- * finds a match whenever there is one.
- */
-export class TitleTemplate {
-  /** Per part of the title (cut at the separator): its literal pieces around the placeholders. */
-  private readonly parts: string[][];
-  /** The literal text before the first placeholder: a cheap first test. */
-  readonly start: string;
-
-  private constructor(
-    parts: string[][],
-    private readonly separator: string | null,
-    start: string,
-  ) {
-    this.parts = parts;
-    this.start = start;
-  }
-
-  /** The template of a title, or null when it has no placeholder (or more than `max`). */
-  static of(title: string, placeholders: RegExp, separator: string | null, max: number): TitleTemplate | null {
-    const cut = separator ? title.split(separator) : [title];
-    let count = 0;
-    const parts = cut.map((part) => {
-      placeholders.lastIndex = 0;
-      const pieces: string[] = [];
-      let at = 0;
-      for (const m of part.matchAll(placeholders)) {
-        pieces.push(part.slice(at, m.index));
-        at = m.index + m[0].length;
-        count++;
-      }
-      pieces.push(part.slice(at));
-      return pieces;
-    });
-    if (count === 0 || count > max) return null;
-    placeholders.lastIndex = 0;
-    const first = placeholders.exec(title);
-    return new TitleTemplate(parts, separator, first ? title.slice(0, first.index) : title);
-  }
-
-  matches(title: string): boolean {
-    if (!title.startsWith(this.start)) return false;
-    const cut = this.separator ? title.split(this.separator) : [title];
-    if (cut.length !== this.parts.length) return false;
-    return this.parts.every((pieces, i) => piecesMatch(pieces, cut[i]));
-  }
-}
-
-/** Whether `text` is the pieces with one or more characters between each two. */
-function piecesMatch(pieces: readonly string[], text: string): boolean {
-  if (pieces.length === 1) return text === pieces[0];
-  const first = pieces[0];
-  const last = pieces[pieces.length - 1];
-  if (!text.startsWith(first)) return false;
-  const end = text.length - last.length;
-  if (end < first.length || !text.endsWith(last)) return false;
-  let at = first.length;
-  for (let i = 1; i < pieces.length - 1; i++) {
-    // A placeholder takes at least one character before the next piece.
-    const found = text.indexOf(pieces[i], at + 1);
-    if (found < 0 || found + pieces[i].length > end) return false;
-    at = found + pieces[i].length;
-  }
-  return end - at >= 1;
 }
