@@ -20,6 +20,7 @@ const WORDS: Record<string, string> = {
   failing: "failing",
 };
 
+// speky:speky-ts#RESULTS-HOVER-DEFUSED
 /**
  * Markdown text without formatting: the repository's text (a failure message is) is shown as
  * text on one line, escaped and link-defused as spec text is (md), and no `+`, `-` or `.` of it

@@ -82,6 +82,7 @@ export async function verify(model: Model, read: ResultsRead, turns: Turns = NO_
   const unmatched: { file: string; testcase: Testcase }[] = [];
   let matchedCount = 0;
   for (const testcase of read.testcases) {
+    // speky:speky-ts#RESULTS-RESPONSIVE
     if (turns.due()) await turns.take();
     const found = matcher.empty ? [] : matcher.match(testcase);
     if (found.length === 0) {

@@ -135,6 +135,7 @@ class Collector {
     } else if (name === "system-out") this.capture = "output";
   }
 
+  // speky:speky-ts#RESULTS-LINEAR
   /**
    * An attribute as kept: at most MAX_NAME characters, copied (a slice of a long string would
    * keep the whole string alive).

@@ -12,6 +12,7 @@ export const MAX_RUN = 8192;
 
 const SIGNIFICANT = /[<>&;"'=/?!\]\-\n\r]/g;
 
+// speky:speky-ts#RESULTS-LINEAR
 export class LongRunCutter {
   /** Length of the current run (across chunks). */
   private run = 0;

@@ -169,7 +169,7 @@ export class Matcher {
     if (index.containers.size === 0) return out;
     for (let i = given.length - 1; i >= 0 && i >= given.length - MAX_CONTAINER_DEPTH; i--) {
       if (!index.containers.has(given[i])) continue;
-      for (const ref of this.named(index, index.containers, testcase, given[i], given.slice(0, i))) if (!out.includes(ref)) out.push(ref);
+      for (const ref of this.named(index, index.containers, testcase, given[i], given.slice(0, i), true)) if (!out.includes(ref)) out.push(ref);
     }
     return out;
   }
@@ -181,6 +181,7 @@ export class Matcher {
     testcase: Testcase,
     leaf: string,
     given: readonly string[],
+    container = false,
   ): CodeReference[] {
     const rule = index.rule;
     const byInner = byKey.get(leaf);
@@ -201,16 +202,22 @@ export class Matcher {
         score += Math.min(rest.length, c.stemParts.length);
       } else if (rule.rest === "package") score += commonTail(rest, c.fileParts.slice(0, -1));
       const file = fileScore(rule, testcase, c);
+      // A container is only where the runner names its file (or its module).
+      if (container && rule.file.length > 0 && score + file <= 0) return -1;
       return file < 0 ? -1 : score + file;
     });
   }
 
   private byTitle(index: RuleIndex, testcase: Testcase): CodeReference[] {
-    const candidates = index.titles!.find(testcase.name.trim());
-    return best(candidates, (c) => fileScore(index.rule, testcase, c));
+    const { tests, containers } = index.titles!.find(testcase.name.trim());
+    const rule = index.rule;
+    const out = best(tests, (c) => fileScore(rule, testcase, c));
+    for (const ref of best(containers, (c) => containerFileScore(rule, testcase, c))) if (!out.includes(ref)) out.push(ref);
+    return out;
   }
 }
 
+// speky:speky-ts#RESULTS-CONTAINERS
 /** Kinds of definition that hold no test: a tag on one of these is never a container. */
 const NOT_CONTAINERS = new Set(["function", "method", "test", ""]);
 
@@ -263,6 +270,15 @@ function fileScore(rule: ResultsRule, testcase: Testcase, c: Candidate): number 
     return agreement <= 0 ? -1 : agreement;
   }
   return 0;
+}
+
+/**
+ * A container's file score: where the rule can name a file, the testcase must name the
+ * container's (a title or class that starts another runner's testcase is no container of it).
+ */
+function containerFileScore(rule: ResultsRule, testcase: Testcase, c: Candidate): number {
+  const score = fileScore(rule, testcase, c);
+  return score === 0 && rule.file.length > 0 ? -1 : score;
 }
 
 /** The candidates with the best non-negative score. */

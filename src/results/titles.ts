@@ -20,6 +20,7 @@ const MAX_VERIFIED = 64;
  * each at its first place after the one before (the first at the start, the last at the end),
  * which finds a match whenever there is one.
  */
+// speky:speky-ts#RESULTS-LINEAR
 export class TitleTemplate {
   private constructor(
     /** Per part of the title (cut at the separator): its literal pieces around the placeholders. */
@@ -128,6 +129,7 @@ function hashOf(text: string): number {
 }
 
 /** The candidates of one titles rule: tests by whole title or template, containers by the start of a title. */
+// speky:speky-ts#RESULTS-CONTAINERS
 export class TitleIndex<C> {
   private readonly exact = new Map<string, C[]>();
   private readonly templates: { template: TitleTemplate; candidate: C }[] = [];
@@ -158,10 +160,11 @@ export class TitleIndex<C> {
   private readonly boundary = (title: string, at: number): boolean =>
     title.startsWith(this.rule.join, at) || (this.rule.tightJoin?.test(title.slice(at, at + 2)) ?? false);
 
-  /** The candidates a testcase's title names: exactly, by a template, or as a container of it. */
-  find(title: string): C[] {
-    const out = [...(this.exact.get(title) ?? [])];
-    for (const t of this.templates) if (t.template.matches(title)) out.push(t.candidate);
+  /** The candidates a testcase's title names: exactly or by a template (tests), or as a container of it. */
+  find(title: string): { tests: C[]; containers: C[] } {
+    const tests = [...(this.exact.get(title) ?? [])];
+    for (const t of this.templates) if (t.template.matches(title)) tests.push(t.candidate);
+    const out: C[] = [];
     if (this.byHash.size > 0) {
       let hash = 0;
       let verified = 0;
@@ -176,7 +179,7 @@ export class TitleIndex<C> {
       }
     }
     for (const t of this.containerTemplates) if (t.template.startsTitle(title, this.boundary)) out.push(t.candidate);
-    return [...new Set(out)];
+    return { tests, containers: [...new Set(out)] };
   }
 }
 
