@@ -169,7 +169,8 @@ export class Matcher {
     if (index.containers.size === 0) return out;
     for (let i = given.length - 1; i >= 0 && i >= given.length - MAX_CONTAINER_DEPTH; i--) {
       if (!index.containers.has(given[i])) continue;
-      for (const ref of this.named(index, index.containers, testcase, given[i], given.slice(0, i), true)) if (!out.includes(ref)) out.push(ref);
+      for (const ref of this.named(index, index.containers, testcase, given[i], given.slice(0, i), true))
+        if (!out.includes(ref)) out.push(ref);
     }
     return out;
   }
