@@ -11,7 +11,10 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { verificationHover } from "../../src/lsp/verification.js";
 import { loadModel } from "../../src/model/load-model.js";
+import { verify } from "../../src/model/verification.js";
 import { readJUnitFile } from "../../src/results/junit-reader.js";
+import { readResults } from "../../src/results/read-results.js";
+import { NO_TURNS, Turns } from "../../src/turns.js";
 import { call, connect } from "../support/mcp.js";
 import { runSpeky, SPEKY_BIN, tempDir } from "../support/process.js";
 import { resultsTree, writeTreeFile } from "../support/results-tree.js";
@@ -164,4 +167,30 @@ describe("a failure message in an LSP hover", () => {
     expect(hover).toContain("see http\\://2130706433/x or www\\.evil\\.test, mail a\\@b\\.co \\[x\\]\\(http\\://e\\.test\\) \\<b\\>");
     expect(hover).not.toMatch(/(?<!\\)https?:\/\//);
   });
+});
+
+// speky:speky-ts#TRESULTS-RESPONSIVE
+describe("a server's matching", () => {
+  it("gives the event loop turns while it matches 50,000 testcases, and none on the command line", async () => {
+    const dir = tree(true);
+    const cases = Array.from({ length: 50_000 }, (_, i) => `<testcase classname="tests.test_shop" name="test_bad[${i}]"/>`);
+    writeFileSync(path.join(dir, "reports/pytest.xml"), `<testsuite>\n${cases.join("\n")}\n</testsuite>\n`);
+    const { model } = await loadModel([path.join(dir, "speky.yaml")], { cwd: dir, cache: false });
+    const read = await readResults({ manifests: model!.specs.manifests, globs: [], cwd: dir });
+    const turnsTaken = async (turns: Turns) => {
+      let ticks = 0;
+      let running = true;
+      const tick = () => {
+        ticks++;
+        if (running) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const v = await verify(model!, read, turns);
+      running = false;
+      expect(v.testcasesMatched).toBe(50_000);
+      return ticks;
+    };
+    expect(await turnsTaken(NO_TURNS)).toBe(0);
+    expect(await turnsTaken(new Turns(true))).toBeGreaterThan(0);
+  }, 60_000);
 });
