@@ -91,7 +91,7 @@ export async function benchResults(log: (line?: string) => void): Promise<void> 
       const t0 = performance.now();
       const read = await readResults(sources);
       const t1 = performance.now();
-      const v = verify(model, read);
+      const v = await verify(model, read);
       const t2 = performance.now();
       reads.push(t1 - t0);
       matches.push(t2 - t1);

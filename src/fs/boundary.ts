@@ -48,6 +48,37 @@ export function boundaryFor(givenAbs: string): Boundary {
   return { roots: roots.filter((r) => !roots.some((o) => o !== r && within(r, o))) };
 }
 
+// speky:speky-ts#SEC-RESULTS-LINKS
+/**
+ * The boundary of a path the command line gives relative to the working folder (a `--results`
+ * glob's start): the folders below the working folder are the repository's, so a link among
+ * them never decides the boundary. Its leading `..` parts and an absolute path are the user's
+ * own (as boundaryFor). Without a link on the way, boundaryFor's answer; with one, the git work
+ * tree holding the part before the link, else the path as written (which holds no real file: a
+ * link there leaves it). Checked, like every path, on the real path of what is reached.
+ */
+export function boundaryForRelative(cwd: string, given: string): Boundary {
+  const lexical = path.resolve(cwd, given);
+  if (path.isAbsolute(given)) return boundaryFor(lexical);
+  const parts = path.relative(cwd, lexical).split(path.sep);
+  let ups = 0;
+  while (parts[ups] === "..") ups++;
+  let q = realOrResolved(path.resolve(cwd, ...parts.slice(0, ups)));
+  for (let i = ups; i < parts.length; i++) {
+    const next = path.join(q, parts[i]);
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(next, { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
+    if (st === undefined) break;
+    if (st.isSymbolicLink()) return { roots: [gitWorkTree(q) ?? path.join(q, ...parts.slice(i))] };
+    q = next;
+  }
+  return boundaryFor(lexical);
+}
+
 /** `p` is `root` or below it (both absolute, normalised). */
 export function within(p: string, root: string): boolean {
   if (p === root) return true;

@@ -241,7 +241,7 @@ export class LiveModel extends EventEmitter<LiveEvents> {
     return this.run(async () => {
       const previous = this.state;
       if (previous.scanning) return;
-      const model = await withResults(previous.model, this.options);
+      const model = await withResults(previous.model, this.options, true);
       this.state = Object.freeze({ ...previous, model, loadedAt: new Date() });
       this.emit("results", model);
       this.emit("swapped", model, false);

@@ -3,6 +3,7 @@
 // above a test plan tells its status. Nothing without results.
 import type { Model } from "../model/model.js";
 import { lastRunTime } from "../model/verification.js";
+import { md } from "./describe.js";
 
 /** Hover lines show this many tagged tests at most. */
 const MAX_RUNS = 5;
@@ -19,8 +20,15 @@ const WORDS: Record<string, string> = {
   failing: "failing",
 };
 
-/** Markdown text without formatting: the repository's text is shown as text. */
-const plain = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, "\\$&").replace(/[\r\n]+/g, " ");
+// speky:speky-ts#RESULTS-HOVER-DEFUSED
+/**
+ * Markdown text without formatting: the repository's text (a failure message is) is shown as
+ * text on one line, escaped and link-defused as spec text is (md), and no `+`, `-` or `.` of it
+ * starts a list.
+ */
+const plain = (s: string) => md(s.replace(/[\r\n]+/g, " ")).replace(/(?<!\\)[+\-.]/g, "\\$&");
+/** A path as code, or as text when a backtick in it would end the code span. */
+const codeOrPlain = (s: string) => (s.includes("`") ? plain(s) : `\`${s}\``);
 
 // speky:speky-ts#RESULTS-LSP
 /** The hover's paragraph on the last run, "" without results. */
@@ -40,7 +48,7 @@ export function verificationHover(model: Model, id: string): string {
   const lines = refs.slice(0, MAX_RUNS).map((ref) => {
     const r = v.references.get(ref)!;
     const message = r.message ? `: ${plain(r.message)}` : "";
-    return `- ${WORDS[r.status]}: \`${ref.file}:${ref.line}\` ${plain(ref.symbol ?? "")}${message}`;
+    return `- ${WORDS[r.status]}: ${codeOrPlain(`${ref.file}:${ref.line}`)} ${plain(ref.symbol ?? "")}${message}`;
   });
   if (refs.length > MAX_RUNS) lines.push(`- and ${refs.length - MAX_RUNS} more`);
   return `\n\n**Last run:** ${WORDS[status]}${when}${lines.length > 0 ? `\n\n${lines.join("\n")}` : ""}`;

@@ -6,6 +6,7 @@ import type { LoadOptions, Manifest, SpecSet } from "../loader/types.js";
 import { type ResultsSources, resultsGiven } from "../results/sources.js";
 import type { ScanOptions } from "../scan/scan.js";
 import type { ScanTarget } from "../scan/types.js";
+import { Turns } from "../turns.js";
 import { buildModel, type Model } from "./model.js";
 
 export interface ModelResult {
@@ -54,7 +55,7 @@ export async function scanSpecs(specs: SpecSet, options: ModelOptions = {}, hook
     cache: options.cache ?? true,
     cacheNote: options.cacheNote,
   });
-  return withResults(buildModel(specs, scanned), options);
+  return withResults(buildModel(specs, scanned), options, hooks.cooperative === true);
 }
 
 /** Where a model's results come from: its manifests' test_results and the command line's globs. */
@@ -69,12 +70,12 @@ export function resultsSources(specs: SpecSet, options: ModelOptions): ResultsSo
 
 // speky:speky-ts#RESULTS-MODEL
 /** The model with its verification when results are given; else the model itself, unchanged. */
-export async function withResults(model: Model, options: ModelOptions): Promise<Model> {
+export async function withResults(model: Model, options: ModelOptions, cooperative = false): Promise<Model> {
   const sources = resultsSources(model.specs, options);
   if (!resultsGiven(sources)) return model;
   // Loaded only when results are given: a tree without them never loads the XML parser.
   const [{ readResults }, { withVerification }] = await Promise.all([import("../results/read-results.js"), import("./verification.js")]);
-  return withVerification(model, await readResults(sources));
+  return withVerification(model, await readResults(sources), new Turns(cooperative));
 }
 
 export async function loadModel(paths: string[], options: ModelOptions = {}, hooks: ScanHooks = {}): Promise<ModelResult> {

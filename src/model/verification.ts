@@ -6,6 +6,7 @@ import { failureLine, Matcher } from "../results/match.js";
 import type { ResultsRule } from "../results/rules.js";
 import type { ResultsFile, ResultsRead, Testcase } from "../results/types.js";
 import type { CodeReference } from "../scan/types.js";
+import { NO_TURNS, type Turns } from "../turns.js";
 import type { Model } from "./model.js";
 import type { Failure, ReferenceResult, ReferenceStatus, RequirementStatus, TestPlanStatus, Verification } from "./verification-types.js";
 
@@ -71,13 +72,18 @@ function requirementStatus(plans: readonly TestPlanStatus[]): RequirementStatus 
 }
 
 // speky:speky-ts#RESULTS-STATUS
-/** The verification of a model from what its results files held. */
-export function verify(model: Model, read: ResultsRead): Verification {
+/**
+ * The verification of a model from what its results files held. A server passes its Turns:
+ * the loop over testcases then gives the event loop a turn every few milliseconds.
+ */
+export async function verify(model: Model, read: ResultsRead, turns: Turns = NO_TURNS): Promise<Verification> {
   const matcher = new Matcher(model.codeReferences);
   const byRef = new Map<CodeReference, { testcase: Testcase; rule: ResultsRule }[]>();
   const unmatched: { file: string; testcase: Testcase }[] = [];
   let matchedCount = 0;
   for (const testcase of read.testcases) {
+    // speky:speky-ts#RESULTS-RESPONSIVE
+    if (turns.due()) await turns.take();
     const found = matcher.empty ? [] : matcher.match(testcase);
     if (found.length === 0) {
       unmatched.push({ file: read.files[testcase.source].file, testcase });
@@ -118,8 +124,8 @@ export function verify(model: Model, read: ResultsRead): Verification {
 }
 
 /** The model with its verification: a new frozen model, the same in every other field. */
-export function withVerification(model: Model, read: ResultsRead): Model {
-  return Object.freeze({ ...model, verification: verify(model, read) });
+export async function withVerification(model: Model, read: ResultsRead, turns: Turns = NO_TURNS): Promise<Model> {
+  return Object.freeze({ ...model, verification: await verify(model, read, turns) });
 }
 
 /** The latest run time of the results files (ISO 8601 as written), or null without a file. */

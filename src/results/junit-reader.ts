@@ -9,6 +9,7 @@
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import type { Diagnostic } from "../diagnostics.js";
 import { isRefusal, openRegular } from "../fs/safe-read.js";
+import { LongRunCutter } from "./long-runs.js";
 import type { CaseOutcome, Testcase } from "./types.js";
 
 /** A results file larger than this is refused unread (50,000 pytest testcases take 4.4 MB). */
@@ -17,6 +18,12 @@ export const MAX_RESULTS_FILE_BYTES = 128 * 1024 * 1024;
 export const MAX_TESTCASES = 500_000;
 /** Characters kept of a failure's text and of a failed case's output: enough for its first lines. */
 const MAX_CAPTURE = 4096;
+/**
+ * Characters kept of a testcase's `name`, `classname` and `file` (and a suite's `file`): a longer
+ * one is cut to this prefix with a warning at its line. Real names stay far below it (a
+ * parametrized id, a describe path); matching is linear in what is kept.
+ */
+export const MAX_NAME = 4096;
 /** Elements nested deeper than this are no JUnit report. */
 const MAX_DEPTH = 256;
 const CHUNK_BYTES = 1024 * 1024;
@@ -29,6 +36,8 @@ export interface FileRead {
   mtime: Date | null;
   /** At most one error: the file's results are then ignored. */
   error: Diagnostic | null;
+  /** Warnings about a file that is read (a name cut), at most one per kind. */
+  warnings: Diagnostic[];
 }
 
 interface Suite {
@@ -43,6 +52,8 @@ class Collector {
   readonly testcases: Testcase[] = [];
   timestamp: string | null = null;
   error: { line: number; column: number; message: string } | null = null;
+  /** Where the first name longer than MAX_NAME was cut, and how many were. */
+  cut: { line: number; column: number; count: number } | null = null;
   private readonly suites: Suite[] = [];
   private depth = 0;
   private root = true;
@@ -82,7 +93,7 @@ class Collector {
     }
     if (name === "testsuite" || name === "testsuites") {
       this.timestamp ??= a.timestamp || null;
-      const file = a.file || a.filepath;
+      const file = this.name(a.file || a.filepath);
       this.suites.push(file ? { file } : {});
       return;
     }
@@ -93,12 +104,12 @@ class Collector {
     }
     const testcase: Testcase = {
       source: this.source,
-      classname: a.classname ?? "",
-      name: a.name ?? "",
+      classname: this.name(a.classname ?? ""),
+      name: this.name(a.name ?? ""),
       outcome: "passed",
       xmlLine: this.parser.line,
     };
-    if (a.file) testcase.file = a.file;
+    if (a.file) testcase.file = this.name(a.file);
     const line = Number(a.line);
     if (Number.isInteger(line) && line > 0) testcase.line = line;
     const suiteFile = this.suiteFile();
@@ -124,6 +135,18 @@ class Collector {
     } else if (name === "system-out") this.capture = "output";
   }
 
+  // speky:speky-ts#RESULTS-LINEAR
+  /**
+   * An attribute as kept: at most MAX_NAME characters, copied (a slice of a long string would
+   * keep the whole string alive).
+   */
+  private name<T extends string | undefined>(value: T): T {
+    if (value === undefined || value.length <= MAX_NAME) return value;
+    if (this.cut) this.cut.count++;
+    else this.cut = { line: this.parser.line, column: Math.max(this.parser.column, 1), count: 1 };
+    return copy(value.slice(0, MAX_NAME)) as T;
+  }
+
   private suiteFile(): string | undefined {
     for (let i = this.suites.length - 1; i >= 0; i--) if (this.suites[i].file) return this.suites[i].file;
     return undefined;
@@ -137,7 +160,7 @@ class Collector {
     const testcase = this.current!;
     const field = this.capture!;
     const now = testcase[field] ?? "";
-    if (now.length < MAX_CAPTURE) testcase[field] = now + text.slice(0, MAX_CAPTURE - now.length);
+    if (now.length < MAX_CAPTURE) testcase[field] = copy(now + text.slice(0, MAX_CAPTURE - now.length));
   }
 
   close(name: string): void {
@@ -157,6 +180,9 @@ class Collector {
   }
 }
 
+/** A string that shares no memory with the one it was sliced from. */
+const copy = (s: string) => Buffer.from(s, "utf16le").toString("utf16le");
+
 const clip = (s: string) => (s.length > 40 ? `${s.slice(0, 40)}...` : s);
 
 /**
@@ -170,6 +196,7 @@ export async function readJUnitFile(abs: string, display: string, source: number
     timestamp: null,
     mtime: null,
     error: { file: display, line, column, severity: "error", message: `${message}; its results are ignored` },
+    warnings: [],
   });
   const opened = await openRegular(abs, { maxBytes: MAX_RESULTS_FILE_BYTES });
   if (isRefusal(opened)) return at(0, 0, `results file: ${opened.problem}`);
@@ -195,6 +222,7 @@ export async function readJUnitFile(abs: string, display: string, source: number
   parser.on("cdata", (text) => collector.text(text));
   parser.on("error", (error) => collector.fail(error.message.replace(/^\d+:\d+: /, "").replace(/\.$/, "")));
   const decoder = new TextDecoder("utf-8", { fatal: true });
+  const cutter = new LongRunCutter();
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   try {
     // What fstat gave is read: a file growing meanwhile is read no further.
@@ -204,9 +232,9 @@ export async function readJUnitFile(abs: string, display: string, source: number
       position += bytesRead;
       const text = decoder.decode(buffer.subarray(0, bytesRead), { stream: true });
       if (inProlog && prolog.length < 65536) prolog += text.slice(0, 65536);
-      parser.write(text);
+      parser.write(cutter.cut(text));
     }
-    if (!collector.error) parser.write(decoder.decode()).close();
+    if (!collector.error) parser.write(cutter.cut(decoder.decode())).close();
   } catch (error) {
     if (error instanceof TypeError) collector.fail("not UTF-8 text (results files are read as UTF-8)");
     else collector.fail(`cannot read the results file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 0, 0);
@@ -217,5 +245,12 @@ export async function readJUnitFile(abs: string, display: string, source: number
     const e = collector.error;
     return at(e.line, e.line === 0 ? 0 : e.column, e.message);
   }
-  return { testcases: collector.testcases, timestamp: collector.timestamp, mtime: stat.mtime, error: null };
+  const warnings: Diagnostic[] = [];
+  if (collector.cut) {
+    const { line, column, count } = collector.cut;
+    const more = count > 1 ? ` (and ${(count - 1).toLocaleString("en-US")} more)` : "";
+    const message = `a testcase's name longer than ${MAX_NAME.toLocaleString("en-US")} characters is cut to its start${more}`;
+    warnings.push({ file: display, line, column, severity: "warning", message });
+  }
+  return { testcases: collector.testcases, timestamp: collector.timestamp, mtime: stat.mtime, error: null, warnings };
 }

@@ -5,13 +5,10 @@
 // enclosing parts the runner gives agreeing. Candidates are found by one map look-up (the
 // symbol's last part, or its whole title), never by a scan of every reference.
 import type { CodeReference } from "../scan/types.js";
-import { type PathField, type ResultsRule, ruleTable, symbolSplitter, titlePattern } from "./rules.js";
+import { type PathField, type ResultsRule, ruleTable, symbolSplitter } from "./rules.js";
+import { TitleIndex } from "./titles.js";
 import type { Testcase } from "./types.js";
 
-/** A title with more placeholders than this is matched exactly (a bound on the pattern's work). */
-const MAX_PLACEHOLDERS = 4;
-/** Longer testcase titles are never tried against a title with placeholders. */
-const MAX_PATTERN_TITLE = 300;
 /** Characters kept of a failure's first line. */
 export const MAX_MESSAGE = 300;
 
@@ -32,7 +29,10 @@ interface RuleIndex {
    * name shared by thousands of tests (`test_it` in every class) costs no scan of them all.
    */
   byKey: Map<string, Map<string, Candidate[]>>;
-  patterns: { literal: string; pattern: RegExp; candidate: Candidate }[];
+  /** qualified: the tagged containers (a class, a suite) among the candidates, filed alike. */
+  containers: Map<string, Map<string, Candidate[]>>;
+  /** titles: the tests and containers by their titles. */
+  titles: TitleIndex<Candidate> | null;
 }
 
 export interface Match {
@@ -88,19 +88,20 @@ export class Matcher {
       const stemParts = [...fileParts.slice(0, -1), dot > 0 ? last.slice(0, dot) : last];
       for (const rule of rules) {
         let index = list.indexes.get(rule.id);
-        if (!index) list.indexes.set(rule.id, (index = { rule, byKey: new Map(), patterns: [] }));
+        if (!index)
+          list.indexes.set(
+            rule.id,
+            (index = { rule, byKey: new Map(), containers: new Map(), titles: rule.mode === "titles" ? new TitleIndex(rule) : null }),
+          );
         const parts = ref.symbol.split(symbolSplitter(rule, ref.language)).map((p) => p.trim());
         const candidate: Candidate = { ref, scopes: parts.slice(0, -1), fileParts, stemParts };
-        const key = rule.mode === "titles" ? parts.join(rule.join) : parts[parts.length - 1];
-        const pattern = rule.mode === "titles" && rule.placeholders ? placeholderPattern(key, rule.placeholders) : null;
-        if (pattern) index.patterns.push({ literal: literalStart(key, rule.placeholders!), pattern, candidate });
+        // A describe or context holds the testcases below it; a test's title is its own.
+        if (index.titles) index.titles.add(parts, ref.kind === "suite", candidate);
         else {
-          const inner = rule.mode === "titles" ? "" : innermost(rule, candidate);
-          let byInner = index.byKey.get(key);
-          if (!byInner) index.byKey.set(key, (byInner = new Map()));
-          const known = byInner.get(inner);
-          if (known) known.push(candidate);
-          else byInner.set(inner, [candidate]);
+          const key = parts[parts.length - 1];
+          const inner = innermost(rule, candidate);
+          file(index.byKey, key, inner, candidate);
+          if (!NOT_CONTAINERS.has(ref.kind ?? "")) file(index.containers, key, inner, candidate);
         }
       }
     }
@@ -146,13 +147,16 @@ export class Matcher {
     return parts;
   }
 
+  /**
+   * The tagged tests a qualified testcase ran: the one its name names, and the tagged
+   * containers among the parts the runner gives before it (a class, a `@Nested` class, a
+   * fixture), each found as a name whose own enclosing parts are those before it.
+   */
   private byName(index: RuleIndex, testcase: Testcase): CodeReference[] {
     const rule = index.rule;
     const named = rule.name!.exec(testcase.name);
     const leaf = named?.groups?.leaf?.trim();
     if (!leaf) return [];
-    const byInner = index.byKey.get(leaf);
-    if (!byInner) return [];
     let given: string[] = [];
     if (rule.classname) {
       const classed = rule.classname.exec(testcase.classname);
@@ -161,9 +165,31 @@ export class Matcher {
     }
     const nameScopes = named!.groups?.scopes;
     if (nameScopes) given = [...given, ...this.split(rule, nameScopes)];
+    const out = this.named(index, index.byKey, testcase, leaf, given);
+    if (index.containers.size === 0) return out;
+    for (let i = given.length - 1; i >= 0 && i >= given.length - MAX_CONTAINER_DEPTH; i--) {
+      if (!index.containers.has(given[i])) continue;
+      for (const ref of this.named(index, index.containers, testcase, given[i], given.slice(0, i), true))
+        if (!out.includes(ref)) out.push(ref);
+    }
+    return out;
+  }
+
+  /** The candidates named `leaf` whose enclosing parts agree with those `given` before it, best first. */
+  private named(
+    index: RuleIndex,
+    byKey: Map<string, Map<string, Candidate[]>>,
+    testcase: Testcase,
+    leaf: string,
+    given: readonly string[],
+    container = false,
+  ): CodeReference[] {
+    const rule = index.rule;
+    const byInner = byKey.get(leaf);
+    if (!byInner) return [];
     const candidates = candidatesOf(rule, byInner, given);
     return best(candidates, (c) => {
-      let rest: string[];
+      let rest: readonly string[];
       if (c.scopes.length <= given.length) {
         if (tailAgreement(given, c.scopes) !== c.scopes.length) return -1;
         rest = given.slice(0, given.length - c.scopes.length);
@@ -177,19 +203,36 @@ export class Matcher {
         score += Math.min(rest.length, c.stemParts.length);
       } else if (rule.rest === "package") score += commonTail(rest, c.fileParts.slice(0, -1));
       const file = fileScore(rule, testcase, c);
+      // A container is only where the runner names its file (or its module).
+      if (container && rule.file.length > 0 && score + file <= 0) return -1;
       return file < 0 ? -1 : score + file;
     });
   }
 
   private byTitle(index: RuleIndex, testcase: Testcase): CodeReference[] {
-    const title = testcase.name.trim();
-    const candidates = [...(index.byKey.get(title)?.get("") ?? [])];
-    if (title.length <= MAX_PATTERN_TITLE) {
-      for (const p of index.patterns) if (title.startsWith(p.literal) && p.pattern.test(title)) candidates.push(p.candidate);
-    }
-    return best(candidates, (c) => fileScore(index.rule, testcase, c));
+    const { tests, containers } = index.titles!.find(testcase.name.trim());
+    const rule = index.rule;
+    const out = best(tests, (c) => fileScore(rule, testcase, c));
+    for (const ref of best(containers, (c) => containerFileScore(rule, testcase, c))) if (!out.includes(ref)) out.push(ref);
+    return out;
   }
 }
+
+// speky:speky-ts#RESULTS-CONTAINERS
+/** Kinds of definition that hold no test: a tag on one of these is never a container. */
+const NOT_CONTAINERS = new Set(["function", "method", "test", ""]);
+
+/** Files a candidate under its key and innermost scope. */
+function file(byKey: Map<string, Map<string, Candidate[]>>, key: string, inner: string, candidate: Candidate): void {
+  let byInner = byKey.get(key);
+  if (!byInner) byKey.set(key, (byInner = new Map()));
+  const known = byInner.get(inner);
+  if (known) known.push(candidate);
+  else byInner.set(inner, [candidate]);
+}
+
+/** Enclosing parts of a testcase tried as tagged containers, innermost first (nesting deeper is no real suite's). */
+const MAX_CONTAINER_DEPTH = 16;
 
 /** Cases kept looked up: a bound on the memo's memory (one entry per distinct testcase). */
 const MAX_MEMO = 200_000;
@@ -230,6 +273,15 @@ function fileScore(rule: ResultsRule, testcase: Testcase, c: Candidate): number 
   return 0;
 }
 
+/**
+ * A container's file score: where the rule can name a file, the testcase must name the
+ * container's (a title or class that starts another runner's testcase is no container of it).
+ */
+function containerFileScore(rule: ResultsRule, testcase: Testcase, c: Candidate): number {
+  const score = fileScore(rule, testcase, c);
+  return score === 0 && rule.file.length > 0 ? -1 : score;
+}
+
 /** The candidates with the best non-negative score. */
 function best(candidates: readonly Candidate[], score: (c: Candidate) => number): CodeReference[] {
   let top = -1;
@@ -244,18 +296,6 @@ function best(candidates: readonly Candidate[], score: (c: Candidate) => number)
     out.push(c.ref);
   }
   return out;
-}
-
-function placeholderPattern(title: string, placeholders: RegExp): RegExp | null {
-  placeholders.lastIndex = 0;
-  const count = [...title.matchAll(placeholders)].length;
-  return count === 0 || count > MAX_PLACEHOLDERS ? null : titlePattern(title, placeholders);
-}
-
-function literalStart(title: string, placeholders: RegExp): string {
-  placeholders.lastIndex = 0;
-  const first = placeholders.exec(title);
-  return first ? title.slice(0, first.index) : title;
 }
 
 /** A failed testcase's first line that says something, by its rule; bounded. */

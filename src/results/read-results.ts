@@ -4,7 +4,7 @@
 
 import path from "node:path";
 import { compareDiagnostics, type Diagnostic, locatedAt } from "../diagnostics.js";
-import { type Boundary, boundaryFor } from "../fs/boundary.js";
+import { type Boundary, boundaryForRelative } from "../fs/boundary.js";
 import { compileGlob, GlobWalker } from "../fs/globs.js";
 import { toPosix } from "../fs/paths.js";
 import { MAX_TESTCASES, readJUnitFile } from "./junit-reader.js";
@@ -20,10 +20,10 @@ interface Found {
   display: string;
 }
 
-/** The folder a glob's walk starts from, absolute. */
-function globStart(base: string, glob: string): string {
+/** The folder a glob's walk starts from (the file a literal path names), as written. */
+function globBase(glob: string): string {
   const compiled = compileGlob(glob);
-  return path.resolve(base, compiled ? compiled.base : glob);
+  return compiled ? compiled.base || "." : glob;
 }
 
 async function findFiles(sources: ResultsSources, diagnostics: Diagnostic[]): Promise<Found[]> {
@@ -51,7 +51,7 @@ async function findFiles(sources: ResultsSources, diagnostics: Diagnostic[]): Pr
     }
   }
   for (const glob of sources.globs) {
-    const boundary: Boundary | null = sources.allowOutside ? null : boundaryFor(globStart(sources.cwd, glob));
+    const boundary: Boundary | null = sources.allowOutside ? null : boundaryForRelative(sources.cwd, globBase(glob));
     const result = await walker.expand(sources.cwd, glob, { boundary, ignore: false, folder: keep });
     for (const p of result.problems)
       diagnostics.push({ file: glob, line: 0, column: 0, severity: p.severity, message: `--results: ${p.message}` });
@@ -78,6 +78,7 @@ export async function readResults(sources: ResultsSources): Promise<ResultsRead>
       diagnostics.push(locatedAt(read.error, f.abs));
       continue;
     }
+    for (const w of read.warnings) diagnostics.push(w);
     for (const t of read.testcases) testcases.push(t);
     const timestamp = read.timestamp ?? read.mtime?.toISOString() ?? "";
     files.push({ file: f.display, abs: f.abs, timestamp, testcases: read.testcases.length });

@@ -20,6 +20,7 @@ interface RuleRow {
   rest?: RestMode;
   join?: string;
   placeholders?: string;
+  tightJoin?: string;
   file?: PathField[];
   messageSkip?: string;
   output?: boolean;
@@ -41,6 +42,8 @@ export interface ResultsRule {
   /** titles: the symbol's parts joined so, as the runner writes the whole title. */
   join: string;
   placeholders: RegExp | null;
+  /** titles: a part the runner may join to the one before without `join` (RSpec's `#x`, `.x`, `::X`). */
+  tightJoin: RegExp | null;
   file: PathField[];
   messageSkip: RegExp | null;
   output: boolean;
@@ -77,6 +80,7 @@ function compile(id: string, row: RuleRow): ResultsRule {
     rest: row.rest ?? "none",
     join: row.join ?? " ",
     placeholders: re(row.placeholders, "gu"),
+    tightJoin: re(row.tightJoin),
     file: row.file ?? [],
     messageSkip: re(row.messageSkip),
     output: row.output ?? false,
@@ -110,18 +114,4 @@ export function ruleTable(): RuleTable {
 /** The regular expression that splits a symbol of `language` under `rule`. */
 export function symbolSplitter(rule: ResultsRule, language: string): RegExp {
   return rule.symbolSplit ?? new RegExp(escapeRegExp(ruleTable().separators.get(language) ?? "."), "u");
-}
-
-/** A title with placeholders (`%s`, `${x}`, `#{x}`) as a regular expression over the runner's titles. */
-export function titlePattern(title: string, placeholders: RegExp): RegExp | null {
-  placeholders.lastIndex = 0;
-  if (!placeholders.test(title)) return null;
-  placeholders.lastIndex = 0;
-  let source = "";
-  let at = 0;
-  for (const m of title.matchAll(placeholders)) {
-    source += `${escapeRegExp(title.slice(at, m.index))}.+?`;
-    at = m.index + m[0].length;
-  }
-  return new RegExp(`^${source}${escapeRegExp(title.slice(at))}$`, "su");
 }
