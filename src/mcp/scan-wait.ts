@@ -1,5 +1,5 @@
-// Tools whose answer holds code references or test automation wait for the first scan of the
-// code sources (the server answers `initialize` before it). While they wait they send
+// Tools whose answer holds code references or test automation (`waitsForScan` on their
+// definition, tool.ts) wait for the first scan of the code sources (the server answers `initialize` before it). While they wait they send
 // notifications/progress when the request asked for them (a progressToken); after a bound
 // they answer with what is known, marked partial in `_meta`, never silently incomplete.
 import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
@@ -8,27 +8,6 @@ import type { LiveState } from "../live/state.js";
 
 /** `_meta` key of the note carried by an answer given before the first scan was done. */
 export const PARTIAL_META_KEY = "speky-ts/partial";
-
-/**
- * The tools whose answer holds code references or test automation (docs/mcp-tools.md); the others
- * answer from the specs at once.
- */
-const WAITING_TOOLS: ReadonlySet<string> = new Set([
-  "get_requirement",
-  "get_test",
-  "test_plan_coverage",
-  "least_tested_requirements",
-  "find_code_references",
-  "list_problems",
-  "changes_since",
-  // Test results are joined to the tagged tests the scan finds (issue 48: it answered "No test
-  // results are given" until the first scan ended).
-  "verification_status",
-]);
-
-export function needsScan(tool: string): boolean {
-  return WAITING_TOOLS.has(tool);
-}
 
 const DEFAULT_WAIT_MS = 20_000;
 /** Fewest milliseconds between two progress notifications of one request. */

@@ -13,7 +13,7 @@ import { cachedAnswer, cachedListing } from "./answers/answer-cache.js";
 import { boundedResult } from "./answers/fit.js";
 import { CursorError, Listing, materialize, pageOf, pagingInput, pagingOutput, splitPaging } from "./answers/paging.js";
 import { withLinks } from "./resource-links.js";
-import { awaitScan, needsScan, PARTIAL_META_KEY, partialNote, scanWaitMs, type WaitContext } from "./scan-wait.js";
+import { awaitScan, PARTIAL_META_KEY, partialNote, scanWaitMs, type WaitContext } from "./scan-wait.js";
 
 /**
  * A domain error (unknown ID, tag or category, wrong kind): answered, never thrown to the
@@ -43,6 +43,11 @@ export interface ToolSpec<I extends z.ZodRawShape = z.ZodRawShape, O extends z.Z
   defaultLimit?: number;
   /** The answer depends on more than the model (reload problems): never memoized. */
   live?: boolean;
+  /**
+   * The answer holds code references or test automation: the call waits for the first scan,
+   * with progress, and answers marked partial after the bound (scan-wait.ts; docs/mcp-tools.md).
+   */
+  waitsForScan?: true;
   /** `resource_link` blocks to put after a successful answer's JSON (resource-links.ts). */
   links?(model: Model, args: Record<string, unknown>): ResourceLink[];
   /** Work done before `run`, yielding to the event loop (search_text's ranking); `run` uses it. */
@@ -113,7 +118,7 @@ function computeListing(spec: ToolSpec, state: LiveState, args: Record<string, u
  * loading; a scan that fails keeps the same model, which must not keep that answer).
  */
 function unmemoized(spec: ToolSpec, state: LiveState): boolean {
-  return spec.live === true || (state.scanning !== null && needsScan(spec.name));
+  return spec.live === true || (state.scanning !== null && spec.waitsForScan === true);
 }
 
 /** Answers a paged tool's call: the whole answer when it is small, else the page asked for. */
@@ -160,7 +165,7 @@ function withNotes(spec: ToolSpec, state: LiveState, result: CallToolResult): Ca
   const notes: Record<string, string> = {};
   const stale = staleNote(state);
   if (stale !== null) notes[STALE_META_KEY] = stale;
-  const partial = needsScan(spec.name) ? partialNote(state) : null;
+  const partial = spec.waitsForScan === true ? partialNote(state) : null;
   if (partial !== null) notes[PARTIAL_META_KEY] = partial;
   // A copy: `result` may be the memoized answer shared by later calls.
   return Object.keys(notes).length === 0 ? result : { ...result, _meta: { ...result._meta, ...notes } };
@@ -181,7 +186,7 @@ export function registerTool(server: McpServer, getState: () => LiveState, spec:
     },
     async (args: Record<string, unknown>, extra: WaitContext) => {
       relieveHeap();
-      const state = needsScan(spec.name) ? await awaitScan(getState, extra, scanWaitMs()) : getState();
+      const state = spec.waitsForScan === true ? await awaitScan(getState, extra, scanWaitMs()) : getState();
       if (spec.runAsync) return runAsyncTool(spec, state, args);
       await spec.prepare?.(state.model, args);
       return runTool(spec, state, args);

@@ -34,6 +34,7 @@ export function codeReferencesOf(model: Model, file: string, line?: number, cwd 
 }
 
 export const findCodeReferencesTool = defineTool({
+  waitsForScan: true,
   name: "find_code_references",
   title: "Find code references",
   description:

@@ -73,6 +73,7 @@ export function itemTool<K extends Kind, Own extends object, Ref>(
 ): ToolSpec {
   const noun = kind.kind === "requirement" ? "requirement" : "test";
   return defineTool({
+    waitsForScan: true,
     ...words,
     input: { id: schema.idArg },
     output: {

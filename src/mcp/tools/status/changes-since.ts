@@ -29,6 +29,7 @@ const items = z.object({
 const bucket = z.enum(["no_test_plan", "manual_test_plan", "partially_manual_test_plan", "automated_test_plan"]);
 
 export const changesSinceTool = defineTool({
+  waitsForScan: true,
   name: "changes_since",
   title: "Changes since a revision",
   description:

@@ -45,6 +45,7 @@ export function leastTested(model: Model, tag?: string, category?: string, count
 }
 
 export const leastTestedRequirementsTool = defineTool({
+  waitsForScan: true,
   name: "least_tested_requirements",
   title: "Least tested requirements",
   description:

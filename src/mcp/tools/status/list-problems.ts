@@ -4,6 +4,7 @@ import * as schema from "../../schemas.js";
 import { defineTool } from "../../tool.js";
 
 export const listProblemsTool = defineTool({
+  waitsForScan: true,
   name: "list_problems",
   title: "List problems",
   description:

@@ -40,6 +40,7 @@ export function testPlanCoverage(model: Model, category?: string): Coverage {
 }
 
 export const testPlanCoverageTool = defineTool({
+  waitsForScan: true,
   name: "test_plan_coverage",
   title: "Test plan coverage",
   description:

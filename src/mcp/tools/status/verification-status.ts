@@ -42,6 +42,7 @@ export function verificationStatus(model: Model, category?: string, tag?: string
 }
 
 export const verificationStatusTool = defineTool({
+  waitsForScan: true,
   name: "verification_status",
   title: "Verification status",
   description:
