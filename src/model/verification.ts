@@ -3,7 +3,7 @@
 // results were given; without, every answer stays what it was.
 import { compareStrings } from "../diagnostics.js";
 import { failureLine, Matcher } from "../results/match.js";
-import type { ResultsRule } from "../results/rules.js";
+import { type ResultsRule, symbolSplitter } from "../results/rules.js";
 import type { ResultsFile, ResultsRead, Testcase } from "../results/types.js";
 import type { CodeReference } from "../scan/types.js";
 import type { Model } from "./model.js";
@@ -16,7 +16,11 @@ export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ["failing", "u
 const NOT_RUN: ReferenceResult = Object.freeze({ status: "not_run", testcases: 0, failures: [] }) as ReferenceResult;
 
 /** A reference: failed if any testcase failed or errored, else passed if any passed, else skipped, else not run. */
-function referenceResult(matched: readonly { testcase: Testcase; rule: ResultsRule }[], files: readonly ResultsFile[]): ReferenceResult {
+function referenceResult(
+  ref: CodeReference,
+  matched: readonly { testcase: Testcase; rule: ResultsRule }[],
+  files: readonly ResultsFile[],
+): ReferenceResult {
   if (matched.length === 0) return NOT_RUN;
   let passed = false;
   let skipped = false;
@@ -31,6 +35,8 @@ function referenceResult(matched: readonly { testcase: Testcase; rule: ResultsRu
       failures.push({
         testcase,
         file: files[testcase.source].file,
+        abs: files[testcase.source].abs,
+        test: runnerName(ref, testcase, rule),
         ...(message === undefined ? {} : { message }),
         decorated: decorated(testcase, rule),
       });
@@ -43,6 +49,23 @@ function referenceResult(matched: readonly { testcase: Testcase; rule: ResultsRu
   const first = failures.find((f) => f.message !== undefined);
   if (first) result.message = first.decorated ? `${first.testcase.name}: ${first.message}` : first.message;
   return result;
+}
+
+/**
+ * A testcase as its runner names it: its name, preceded by the enclosing parts of the tagged
+ * symbol when the name holds none (pytest's `test_fits[huge]` in class `TestBasket` is
+ * `TestBasket.test_fits[huge]`, JUnit's `total()` is `BasketTest.total()`). A title path or a
+ * name that holds its scopes (ctest's `Suite.Name`) is the runner's whole name already.
+ */
+function runnerName(ref: CodeReference, testcase: Testcase, rule: ResultsRule): string {
+  const name = testcase.name.trim();
+  if (rule.mode === "titles" || ref.symbol === null) return name;
+  const groups = rule.name?.exec(name)?.groups;
+  if (groups?.scopes !== undefined || (groups?.leaf !== undefined && !name.startsWith(groups.leaf))) return name;
+  const splitter = symbolSplitter(rule, ref.language);
+  let last: RegExpExecArray | null = null;
+  for (const m of ref.symbol.matchAll(new RegExp(splitter.source, "gu"))) last = m;
+  return last ? ref.symbol.slice(0, last.index + last[0].length) + name : name;
 }
 
 /** Whether a testcase's name says more than its definition's: a parametrized case, a subtest. */
@@ -91,7 +114,7 @@ export function verify(model: Model, read: ResultsRead): Verification {
     }
   }
   const references = new Map<CodeReference, ReferenceResult>();
-  for (const ref of model.codeReferences) if (ref.is_test) references.set(ref, referenceResult(byRef.get(ref) ?? [], read.files));
+  for (const ref of model.codeReferences) if (ref.is_test) references.set(ref, referenceResult(ref, byRef.get(ref) ?? [], read.files));
   const tests = new Map<string, TestPlanStatus>();
   for (const id of model.testIds) {
     const automated = (model.codeReferencesById.get(id) ?? []).filter((r) => r.is_test);

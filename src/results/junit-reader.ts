@@ -97,6 +97,7 @@ class Collector {
       name: a.name ?? "",
       outcome: "passed",
       xmlLine: this.parser.line,
+      xmlColumn: this.parser.column,
     };
     if (a.file) testcase.file = a.file;
     const line = Number(a.line);

@@ -24,6 +24,8 @@ export interface Testcase {
   output?: string;
   /** Where the testcase's start tag ends in its results file. */
   xmlLine: number;
+  /** The column there (a one-line file, as pytest writes, needs it to point at the testcase). */
+  xmlColumn?: number;
 }
 
 export interface ResultsFile {
