@@ -6,8 +6,8 @@ import { type Diagnostic, locatedAt } from "../diagnostics.js";
 import { plural } from "../quote.js";
 import { coverageScope } from "./coverage.js";
 import type { Model } from "./model.js";
-import type { Failure } from "./verification-types.js";
 import { itemPath, projectRoots, referencePath } from "./paths.js";
+import type { Failure } from "./verification-types.js";
 
 /** What an item verifies, in words: "test plan T (verifies R1, R2)" or "requirement R". */
 function whatFailed(model: Model, id: string): string | null {

@@ -31,6 +31,8 @@ export interface ReferenceResult {
   /** The first failure's first line. */
   message?: string;
   failures: Failure[];
+  /** When the run that gave this status happened: the latest time of the results files its testcases came from. */
+  ranAt?: string;
 }
 
 export interface Verification {

@@ -26,7 +26,9 @@ function referenceResult(
   let skipped = false;
   let time: number | undefined;
   const failures: Failure[] = [];
+  const sources = new Set<number>();
   for (const { testcase, rule } of matched) {
+    sources.add(testcase.source);
     if (testcase.time !== undefined) time = (time ?? 0) + testcase.time;
     if (testcase.outcome === "passed") passed = true;
     else if (testcase.outcome === "skipped") skipped = true;
@@ -45,6 +47,8 @@ function referenceResult(
   const status: ReferenceStatus = failures.length > 0 ? "failed" : passed ? "passed" : skipped ? "skipped" : "not_run";
   const result: ReferenceResult = { status, testcases: matched.length, failures };
   if (time !== undefined) result.time = Math.round(time * 1e6) / 1e6;
+  const ranAt = latestTime([...sources].map((i) => files[i].timestamp));
+  if (ranAt !== null) result.ranAt = ranAt;
   // A parametrized case or a subtest is named: it says which run of the definition failed.
   const first = failures.find((f) => f.message !== undefined);
   if (first) result.message = first.decorated ? `${first.testcase.name}: ${first.message}` : first.message;
@@ -145,13 +149,39 @@ export function withVerification(model: Model, read: ResultsRead): Model {
   return Object.freeze({ ...model, verification: verify(model, read) });
 }
 
-/** The latest run time of the results files (ISO 8601 as written), or null without a file. */
-export function lastRunTime(verification: Verification): string | null {
+/** The latest of ISO 8601 times, as written; null when none parses. */
+function latestTime(times: readonly string[]): string | null {
   let latest: { time: number; text: string } | null = null;
-  for (const f of verification.files) {
-    const time = Date.parse(f.timestamp);
+  for (const text of times) {
+    const time = Date.parse(text);
     if (Number.isNaN(time)) continue;
-    if (!latest || time > latest.time) latest = { time, text: f.timestamp };
+    if (!latest || time > latest.time) latest = { time, text };
   }
   return latest?.text ?? null;
+}
+
+/** The latest run time of the results files (ISO 8601 as written), or null without a file. */
+export function lastRunTime(verification: Verification): string | null {
+  return latestTime(verification.files.map((f) => f.timestamp));
+}
+
+// speky:speky-ts#RESULTS-STATUS-TIME
+/**
+ * When the run that gave a test plan's status happened (a requirement's: its test plans'): the
+ * latest time of the results files its tagged tests' testcases came from, not the newest file
+ * of all. Null when none of its tests ran.
+ */
+export function statusRunTime(model: Model, id: string): string | null {
+  const v = model.verification;
+  const item = model.byId.get(id);
+  if (!v || !item) return null;
+  const plans = item.kind === "requirement" ? (model.testedBy.get(id) ?? []).map((t) => t.id) : [id];
+  const times: string[] = [];
+  for (const plan of plans) {
+    for (const ref of model.codeReferencesById.get(plan) ?? []) {
+      const ranAt = v.references.get(ref)?.ranAt;
+      if (ranAt !== undefined) times.push(ranAt);
+    }
+  }
+  return latestTime(times);
 }
