@@ -85,7 +85,10 @@ function whyNotVerified(model: Model, requirementId: string): string {
       .filter((r) => r.is_test)
       .map((r) => ({ r, result: v.references.get(r) }))
       .filter(({ result }) => result !== undefined && result.status !== "passed")
-      .map(({ r, result }) => `${r.symbol ?? `${r.file}:${r.line}`} ${result!.status.replace("_", " ")}`);
+      .map(({ r, result }) => {
+        const why = result!.status === "not_run" && result!.message !== undefined ? ` (${result!.message})` : "";
+        return `${r.symbol ?? `${r.file}:${r.line}`} ${result!.status.replace("_", " ")}${why}`;
+      });
     const plan = `${id} ${status.replace("_", " ")}`;
     parts.push(tests.length > 0 ? `${plan}: ${listed([...new Set(tests)].sort())}` : plan);
   }

@@ -7,6 +7,8 @@ import { type ResultsRule, symbolSplitter } from "../results/rules.js";
 import type { ResultsFile, ResultsRead, Testcase } from "../results/types.js";
 import type { CodeReference } from "../scan/types.js";
 import type { Model } from "./model.js";
+import { type FileTime, fileTimes, NotRunReasons } from "./not-run-reasons.js";
+import { projectRoots } from "./paths.js";
 import type { Failure, ReferenceResult, ReferenceStatus, RequirementStatus, TestPlanStatus, Verification } from "./verification-types.js";
 
 export type * from "./verification-types.js";
@@ -99,7 +101,7 @@ function requirementStatus(plans: readonly TestPlanStatus[]): RequirementStatus 
 
 // speky:speky-ts#RESULTS-STATUS
 /** The verification of a model from what its results files held. */
-export function verify(model: Model, read: ResultsRead): Verification {
+export function verify(model: Model, read: ResultsRead, fileTime?: FileTime): Verification {
   const matcher = new Matcher(model.codeReferences);
   const byRef = new Map<CodeReference, { testcase: Testcase; rule: ResultsRule }[]>();
   const unmatched: { file: string; testcase: Testcase }[] = [];
@@ -118,7 +120,16 @@ export function verify(model: Model, read: ResultsRead): Verification {
     }
   }
   const references = new Map<CodeReference, ReferenceResult>();
-  for (const ref of model.codeReferences) if (ref.is_test) references.set(ref, referenceResult(ref, byRef.get(ref) ?? [], read.files));
+  const languages = read.files.map(() => new Set<string>());
+  for (const [ref, list] of byRef) for (const { testcase } of list) languages[testcase.source].add(ref.language);
+  const reasons = new NotRunReasons(read.files, read.testcases, fileTime, languages);
+  for (const ref of model.codeReferences) {
+    if (!ref.is_test) continue;
+    const result = referenceResult(ref, byRef.get(ref) ?? [], read.files);
+    // A test that did not run says why when the results can tell (its message, on every surface).
+    const why = result === NOT_RUN ? reasons.reason(ref) : undefined;
+    references.set(ref, why === undefined ? result : { ...result, message: why });
+  }
   const tests = new Map<string, TestPlanStatus>();
   for (const id of model.testIds) {
     const automated = (model.codeReferencesById.get(id) ?? []).filter((r) => r.is_test);
@@ -146,7 +157,7 @@ export function verify(model: Model, read: ResultsRead): Verification {
 
 /** The model with its verification: a new frozen model, the same in every other field. */
 export function withVerification(model: Model, read: ResultsRead): Model {
-  return Object.freeze({ ...model, verification: verify(model, read) });
+  return Object.freeze({ ...model, verification: verify(model, read, fileTimes(projectRoots(model))) });
 }
 
 /** The latest of ISO 8601 times, as written; null when none parses. */

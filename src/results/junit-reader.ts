@@ -29,6 +29,8 @@ export interface FileRead {
   mtime: Date | null;
   /** At most one error: the file's results are then ignored. */
   error: Diagnostic | null;
+  /** The root `<testsuites errors>` count, when written (gotestsum counts there a package that did not build). */
+  declaredErrors?: number;
 }
 
 interface Suite {
@@ -42,6 +44,7 @@ const NOT_RUN = new Set(["skipped", "notrun", "disabled", "suppressed"]);
 class Collector {
   readonly testcases: Testcase[] = [];
   timestamp: string | null = null;
+  declaredErrors: number | undefined;
   error: { line: number; column: number; message: string } | null = null;
   private readonly suites: Suite[] = [];
   private depth = 0;
@@ -75,6 +78,8 @@ class Collector {
         this.fail(`the root element is <${clip(name)}>, not <testsuites> or <testsuite>: not a JUnit XML report`);
         return;
       }
+      const errors = Number(a.errors);
+      if (name === "testsuites" && Number.isInteger(errors) && errors > 0) this.declaredErrors = errors;
     }
     if (this.current) {
       this.openInCase(name, a);
@@ -218,5 +223,7 @@ export async function readJUnitFile(abs: string, display: string, source: number
     const e = collector.error;
     return at(e.line, e.line === 0 ? 0 : e.column, e.message);
   }
-  return { testcases: collector.testcases, timestamp: collector.timestamp, mtime: stat.mtime, error: null };
+  const read: FileRead = { testcases: collector.testcases, timestamp: collector.timestamp, mtime: stat.mtime, error: null };
+  if (collector.declaredErrors !== undefined) read.declaredErrors = collector.declaredErrors;
+  return read;
 }
