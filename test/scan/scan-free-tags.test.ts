@@ -47,4 +47,17 @@ describe("a free tag inside a test", () => {
     for (const [id, symbol] of Object.entries(expected)) expect(refs[id], id).toMatchObject({ symbol, is_test: true });
     if (refs["FREE-OUTSIDE-TESTS"]) expect(refs["FREE-OUTSIDE-TESTS"]).toMatchObject({ symbol: null, is_test: false });
   });
+
+  // speky:speky-ts#TSCAN-COMPUTED-TITLE
+  it("in a test whose title is computed: a concatenation is a title pattern, any other title a warning", async () => {
+    const output = await scanFixture(path.join(SCAN_FIXTURES, "typescript"));
+    const refs = output.references.filter((r) => r.file === "free.spec.ts");
+    expect(refs.find((r) => r.id === "FREE-COMPUTED-TITLE")).toMatchObject({
+      symbol: `computed titles > ${"$"}{t.input} throws`,
+      is_test: true,
+    });
+    expect(refs.find((r) => r.id === "FREE-UNTITLED")).toMatchObject({ symbol: null, is_test: false });
+    const warning = output.diagnostics.find((d) => d.file === "free.spec.ts" && d.line === 30);
+    expect(warning?.message).toMatch(/^tag inside a test whose title is computed/);
+  });
 });

@@ -124,6 +124,8 @@ export function classify(tag: TagText, written: Position, where: Place, ctx: Sca
  */
 function inTest(tag: TagText, written: Position, holder: Node, ctx: ScanContext, file: string): RawTag | null {
   for (let n = ctx.index.nav.parent(holder); n; n = ctx.index.nav.parent(n)) {
+    // Never silently manual: a test whose title no text tells can't be matched to its results.
+    if (ctx.index.untitledTests.has(n.id)) return freeTag(tag, written, true, MESSAGES.untitledTest);
     const definition = ctx.index.byNode.get(n.id);
     if (!definition || definition.name.startIndex >= holder.startIndex) continue;
     const part = symbolPart(definition, ctx, file);
