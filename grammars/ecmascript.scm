@@ -18,6 +18,21 @@
  (#match? @anchor "^(it|test|specify|fit|xit|xtest)(\\.(only|skip|todo|each|concurrent|sequential|failing|fails|fixme|slow|skipIf|runIf))*(\\([\\s\\S]*\\))?$")
  (#set! separator " > "))
 
+; A test whose title is computed by a concatenation (`test(t.input + " throws", ...)`): the
+; title is a pattern, its literals as text and the rest placeholders (`${t.input} throws`).
+((call_expression
+   function: [(identifier) (member_expression) (call_expression)] @anchor
+   arguments: (_ . (binary_expression) @name)) @definition.test
+ (#match? @anchor "^(it|test|specify|fit|xit|xtest)(\\.(only|skip|todo|each|concurrent|sequential|failing|fails|fixme|slow|skipIf|runIf))*(\\([\\s\\S]*\\))?$")
+ (#set! separator " > ")
+ (#set! title "computed"))
+
+; Any other computed title (`test(name, fn)`) names no test: a tag inside it warns.
+((call_expression
+   function: [(identifier) (member_expression) (call_expression)] @_test
+   arguments: (_ . [(identifier) (member_expression) (call_expression) (subscript_expression)] . [(arrow_function) (function_expression)])) @test.untitled
+ (#match? @_test "^(it|test|specify|fit|xit|xtest)(\\.(only|skip|todo|each|concurrent|sequential|failing|fails|fixme|slow|skipIf|runIf))*(\\([\\s\\S]*\\))?$"))
+
 (function_declaration name: (identifier) @name) @definition.function
 (generator_function_declaration name: (identifier) @name) @definition.function
 (class_declaration name: (_) @name) @definition.class

@@ -94,7 +94,8 @@ async function runCheck(args: ParsedArgs, context: CommandContext): Promise<{ ou
   let files: number | null = null;
   if (loaded.specs) {
     const model = await scanSpecs(loaded.specs, options);
-    const problems = modelProblems(model, loaded.diagnostics);
+    // A results file is named relative to the current folder, as every path check prints.
+    const problems = modelProblems(model, loaded.diagnostics, (f) => show(f.abs));
     if (flag(args, "require-verified")) {
       const { unverifiedProblems } = await import("../model/verification-problems.js");
       problems.push(...unverifiedProblems(model));
@@ -132,8 +133,9 @@ FILEs (e.g. from pre-commit, after --) restrict the scan to those files; the spe
 validated whole. When the specs have errors, the code tags of the manifests without errors
 are checked all the same (a tag naming an ID of a file that failed to load is not reported).
 With test results (--results, or the manifests' test_results), each failed test of a tagged
-test is an error at its tag; --require-verified also fails for each requirement of the
-coverage scope that is not verified.
+test is an error at the test's definition (where speky scan places it); --require-verified
+also fails for each requirement of the coverage scope that is not verified, naming the test
+plans and tests that failed or did not run.
 Paths are printed relative to the current folder; with --format github or sarif, relative to
 the repository root ($GITHUB_WORKSPACE, else the git work tree), where GitHub places annotations
 and code scanning alerts. --format sarif prints a SARIF 2.1.0 log for code scanning, one rule

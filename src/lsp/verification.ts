@@ -2,7 +2,7 @@
 // tells its test plan's or requirement's status and each tagged test's result, and a code lens
 // above a test plan tells its status. Nothing without results.
 import type { Model } from "../model/model.js";
-import { lastRunTime } from "../model/verification.js";
+import { statusRunTime } from "../model/verification.js";
 import { md } from "./describe.js";
 
 /** Hover lines show this many tagged tests at most. */
@@ -36,7 +36,8 @@ export function verificationHover(model: Model, id: string): string {
   const v = model.verification;
   const item = model.byId.get(id);
   if (!v || !item) return "";
-  const last = lastRunTime(v);
+  // The run that gave this status, not the newest results file of all.
+  const last = statusRunTime(model, id);
   const when = last ? ` (run of ${plain(last)})` : "";
   if (item.kind === "requirement") {
     const status = v.requirements.get(id) ?? "unverified";

@@ -6,7 +6,7 @@ import { shown } from "../quote.js";
 import { IdSuggester } from "../text/suggest.js";
 import type { Model } from "./model.js";
 import { projectRoots, referencePath } from "./paths.js";
-import { verificationProblems } from "./verification-problems.js";
+import { type ResultsPath, verificationProblems } from "./verification-problems.js";
 
 export function danglingDiagnostics(model: Model): Diagnostic[] {
   if (model.danglingReferences.length === 0) return [];
@@ -29,8 +29,8 @@ export function danglingDiagnostics(model: Model): Diagnostic[] {
   return capPerFile(all, () => "unknown ID");
 }
 
-export function modelProblems(model: Model, loaderDiagnostics: readonly Diagnostic[] = []): Diagnostic[] {
-  return [...danglingDiagnostics(model), ...model.scanDiagnostics, ...verificationProblems(model), ...loaderDiagnostics].sort(
+export function modelProblems(model: Model, loaderDiagnostics: readonly Diagnostic[] = [], resultsPath?: ResultsPath): Diagnostic[] {
+  return [...danglingDiagnostics(model), ...model.scanDiagnostics, ...verificationProblems(model, resultsPath), ...loaderDiagnostics].sort(
     compareDiagnostics,
   );
 }

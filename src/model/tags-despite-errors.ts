@@ -2,12 +2,14 @@
 // and new errors appear). When the specs have errors, the manifests that loaded without errors
 // of their own are scanned all the same, and a tag is an error when it names an ID defined
 // nowhere, nor in a file that failed to load (that one follows from the failure). When that
-// cannot be told, one line says which tags were not checked and why.
+// cannot be told, one line says which tags were not checked and why. With test results, the
+// failed tests of the manifests that loaded are errors as when every spec loads.
 import { type Diagnostic, locatedAt } from "../diagnostics.js";
 import type { FileName, PartialLoad } from "../loader/types.js";
 import { quote } from "../quote.js";
 import { type ModelOptions, type ScanHooks, scanSpecs } from "./load-model.js";
 import { danglingDiagnostics } from "./problems.js";
+import { type ResultsPath, verificationProblems } from "./verification-problems.js";
 
 function note(f: FileName, message: string): Diagnostic {
   return locatedAt({ file: f.file, line: 0, column: 0, severity: "warning", message }, f.path);
@@ -37,5 +39,7 @@ export async function tagProblemsDespiteErrors(
   const model = await scanSpecs(partial.specs, options, hooks);
   const dangling = danglingDiagnostics(model);
   for (const [i, ref] of model.danglingReferences.entries()) if (!partial.orphaned.has(ref.id)) out.push(dangling[i]);
-  return [...out, ...model.scanDiagnostics];
+  // A spec error in one project never hides another project's failed tests (with results).
+  const resultsPath: ResultsPath = (f) => cite(f.abs, f.file);
+  return [...out, ...model.scanDiagnostics, ...verificationProblems(model, resultsPath)];
 }

@@ -13,6 +13,10 @@ export interface Failure {
   testcase: Testcase;
   /** Its results file's displayed path. */
   file: string;
+  /** Its results file, absolute (check shows it relative to the current folder). */
+  abs: string;
+  /** The test qualified as the runner names it (`TestPipe.test_fits[huge]`, `Basket > fits huge`). */
+  test: string;
   message?: string;
   /** Its name says more than its definition's (a parametrized case, a subtest). */
   decorated: boolean;
@@ -27,6 +31,8 @@ export interface ReferenceResult {
   /** The first failure's first line. */
   message?: string;
   failures: Failure[];
+  /** When the run that gave this status happened: the latest time of the results files its testcases came from. */
+  ranAt?: string;
 }
 
 export interface Verification {

@@ -1,12 +1,13 @@
 // What every page of the report reads, computed once from the model: the same model and the
 // same coverage buckets as the MCP tools (test_plan_coverage), so the report and an agent
 // never disagree.
-import { compareStrings, type Diagnostic } from "../diagnostics.js";
+import { compareDiagnostics, compareStrings, type Diagnostic } from "../diagnostics.js";
 import type { Changes } from "../diff/shapes.js";
 import type { Requirement, Test } from "../loader/types.js";
 import { type CoverageBucket, coverageOf, coverageScope, isAutomated } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
 import { danglingDiagnostics } from "../model/problems.js";
+import { verificationProblems } from "../model/verification-problems.js";
 import { type Place, placeItems } from "../text/page-places.js";
 import { requirementWeight, testWeight } from "./weights.js";
 
@@ -48,7 +49,8 @@ export interface ReportData {
   coverage: CategoryCoverage[];
   coverageTotal: Record<CoverageBucket, number>;
   /** The categories counted, as the index explains the scope. */
-  problems: { dangling: Diagnostic[]; scanner: Diagnostic[]; loader: Diagnostic[] };
+  /** `verification`: the failed tests and the results files' problems, as check and list_problems name them (empty without results). */
+  problems: { dangling: Diagnostic[]; verification: Diagnostic[]; scanner: Diagnostic[]; loader: Diagnostic[] };
   /** What the working tree changed since a revision (speky report --diff), for the changes page. */
   changes?: Changes;
   /** The base side's model of those changes: the texts as they were. */
@@ -104,6 +106,7 @@ export function reportData(model: Model, loaderDiagnostics: readonly Diagnostic[
     coverageTotal,
     problems: {
       dangling: danglingDiagnostics(model),
+      verification: verificationProblems(model).sort(compareDiagnostics),
       scanner: [...model.scanDiagnostics],
       loader: [...loaderDiagnostics],
     },
@@ -111,5 +114,6 @@ export function reportData(model: Model, loaderDiagnostics: readonly Diagnostic[
 }
 
 export function problemCount(data: ReportData): number {
-  return data.problems.dangling.length + data.problems.scanner.length + data.problems.loader.length;
+  const p = data.problems;
+  return p.dangling.length + p.verification.length + p.scanner.length + p.loader.length;
 }

@@ -50,7 +50,7 @@ export function markdownReport(data: ReportData): string {
     );
   }
   out.push(...markdownVerification(data));
-  const problems = [...data.problems.dangling, ...data.problems.scanner, ...data.problems.loader];
+  const problems = [...data.problems.dangling, ...data.problems.verification, ...data.problems.scanner, ...data.problems.loader];
   out.push(`### Problems (${problems.length})`, "");
   if (problems.length === 0) out.push("None.", "");
   else {

@@ -5,7 +5,7 @@
 import { compareStrings } from "../diagnostics.js";
 import { coverageScope } from "../model/coverage.js";
 import type { Model } from "../model/model.js";
-import { lastRunTime, REQUIREMENT_STATUSES, type RequirementStatus } from "../model/verification.js";
+import { lastRunTime, REQUIREMENT_STATUSES, type RequirementStatus, statusRunTime } from "../model/verification.js";
 import { esc } from "../text/html-escape.js";
 import { plainText } from "../text/markdown-inline.js";
 import type { ReportData } from "./data.js";
@@ -107,7 +107,7 @@ export function testStatusFact(data: ReportData, id: string): string {
       const message = r.message ? ` <span class="text">${esc(r.message)}</span>` : "";
       return `<li>${statusBadge(r.status)} <code>${esc(`${ref.file}:${ref.line}`)}</code> <code>${esc(ref.symbol ?? "")}</code>${message}</li>`;
     });
-  const last = lastRunTime(v);
+  const last = statusRunTime(data.model, id);
   const list = runs.length > 0 ? `<ul class="runs">${runs.join("")}</ul>` : "";
   return `<dt>Last run</dt><dd>${statusBadge(status)}${last ? ` <time datetime="${esc(last)}">${esc(last)}</time>` : ""}${list}</dd>`;
 }

@@ -38,6 +38,8 @@ export interface FileRead {
   error: Diagnostic | null;
   /** Warnings about a file that is read (a name cut), at most one per kind. */
   warnings: Diagnostic[];
+  /** The root `<testsuites errors>` count, when written (gotestsum counts there a package that did not build). */
+  declaredErrors?: number;
 }
 
 interface Suite {
@@ -51,6 +53,7 @@ const NOT_RUN = new Set(["skipped", "notrun", "disabled", "suppressed"]);
 class Collector {
   readonly testcases: Testcase[] = [];
   timestamp: string | null = null;
+  declaredErrors: number | undefined;
   error: { line: number; column: number; message: string } | null = null;
   /** Where the first name longer than MAX_NAME was cut, and how many were. */
   cut: { line: number; column: number; count: number } | null = null;
@@ -86,6 +89,8 @@ class Collector {
         this.fail(`the root element is <${clip(name)}>, not <testsuites> or <testsuite>: not a JUnit XML report`);
         return;
       }
+      const errors = Number(a.errors);
+      if (name === "testsuites" && Number.isInteger(errors) && errors > 0) this.declaredErrors = errors;
     }
     if (this.current) {
       this.openInCase(name, a);
@@ -108,6 +113,7 @@ class Collector {
       name: this.name(a.name ?? ""),
       outcome: "passed",
       xmlLine: this.parser.line,
+      xmlColumn: this.parser.column,
     };
     if (a.file) testcase.file = this.name(a.file);
     const line = Number(a.line);
@@ -252,5 +258,7 @@ export async function readJUnitFile(abs: string, display: string, source: number
     const message = `a testcase's name longer than ${MAX_NAME.toLocaleString("en-US")} characters is cut to its start${more}`;
     warnings.push({ file: display, line, column, severity: "warning", message });
   }
-  return { testcases: collector.testcases, timestamp: collector.timestamp, mtime: stat.mtime, error: null, warnings };
+  const read: FileRead = { testcases: collector.testcases, timestamp: collector.timestamp, mtime: stat.mtime, error: null, warnings };
+  if (collector.declaredErrors !== undefined) read.declaredErrors = collector.declaredErrors;
+  return read;
 }

@@ -81,7 +81,11 @@ export async function readResults(sources: ResultsSources): Promise<ResultsRead>
     for (const w of read.warnings) diagnostics.push(w);
     for (const t of read.testcases) testcases.push(t);
     const timestamp = read.timestamp ?? read.mtime?.toISOString() ?? "";
-    files.push({ file: f.display, abs: f.abs, timestamp, testcases: read.testcases.length });
+    const file: ResultsFile = { file: f.display, abs: f.abs, timestamp, testcases: read.testcases.length };
+    if (read.mtime) file.mtimeMs = read.mtime.getTime();
+    const unlisted = (read.declaredErrors ?? 0) - read.testcases.filter((t) => t.outcome === "error").length;
+    if (unlisted > 0) file.unlistedErrors = unlisted;
+    files.push(file);
   }
   return { files, testcases, diagnostics: diagnostics.sort(compareDiagnostics) };
 }

@@ -24,6 +24,8 @@ export interface Testcase {
   output?: string;
   /** Where the testcase's start tag ends in its results file. */
   xmlLine: number;
+  /** The column there (a one-line file, as pytest writes, needs it to point at the testcase). */
+  xmlColumn?: number;
 }
 
 export interface ResultsFile {
@@ -35,6 +37,13 @@ export interface ResultsFile {
   timestamp: string;
   /** Testcases read from it (0 when it was ignored). */
   testcases: number;
+  /** The file's modification time, ms (a checkout gives the results and the tests the same). */
+  mtimeMs?: number;
+  /**
+   * Errors the file counts that none of its testcases holds: gotestsum leaves a package that
+   * failed to build out of its testcases and counts it in `<testsuites errors>`.
+   */
+  unlistedErrors?: number;
 }
 
 /** Everything read for one model: the files, their testcases, and their problems. */

@@ -17,7 +17,7 @@ afterAll(() => {
 });
 
 const FAILED =
-  "tests/test_shop.py:9:3: error: test plan T-BAD (verifies R-BAD) failed: failure of test_bad[2] (reports/pytest.xml:5): AssertionError: assert 2 == 1";
+  "tests/test_shop.py:11:5: error: test plan T-BAD (verifies R-BAD) failed: failure of test_bad[2] (reports/pytest.xml:5:70): AssertionError: assert 2 == 1";
 
 // speky:speky-ts#TEST-RESULTS-CHECK
 describe("speky check with test results", () => {
@@ -32,7 +32,7 @@ describe("speky check with test results", () => {
     expect(runSpeky(["check", "speky.yaml"], dir)).toMatchObject({ status: 0, stdout: "0 errors, 0 warnings in 4 files\n" });
     const r = runSpeky(["check", "speky.yaml", "--require-verified"], dir);
     expect(r.stdout).toBe(
-      "specs/requirements.yaml:8:5: error: requirement R-MANUAL is not verified (unverified, 1 test plan)\n1 error, 0 warnings in 4 files\n",
+      "specs/requirements.yaml:8:5: error: requirement R-MANUAL is not verified (unverified, 1 test plan; T-MANUAL manual)\n1 error, 0 warnings in 4 files\n",
     );
     expect(r.status).toBe(1);
   });
@@ -45,7 +45,7 @@ describe("speky check with test results", () => {
     const findings = (JSON.parse(r.stdout) as { findings: { file: string; line: number; message: string }[] }).findings;
     // Paths relative to the working directory, as every check finding's (out/ here).
     expect(findings.map((f) => `${f.file}:${f.line}: ${f.message}`)).toEqual([
-      "../tests/test_shop.py:9: test plan T-BAD (verifies R-BAD) failed: failure of test_bad[2] (junit.xml:5): AssertionError: assert 2 == 1",
+      "../tests/test_shop.py:11: test plan T-BAD (verifies R-BAD) failed: failure of test_bad[2] (junit.xml:5:70): AssertionError: assert 2 == 1",
     ]);
   });
 
@@ -53,7 +53,7 @@ describe("speky check with test results", () => {
     const dir = tree({ testResults: false });
     const r = runSpeky(["check", "speky.yaml", "--results", "reports/*.xml", "--require-verified"], dir);
     expect(r.stdout).toContain("reports/*.xml: warning: --results: 'reports/*.xml' matched no file\n");
-    expect(r.stdout).toContain("error: requirement R-OK is not verified (unverified, 1 test plan)");
+    expect(r.stdout).toContain("error: requirement R-OK is not verified (unverified, 1 test plan; T-OK not run: test_ok not run)");
     const none = runSpeky(["check", "speky.yaml", "--require-verified"], dir);
     expect(none.stdout).toContain(
       "error: requirement R-OK is not verified (no test results are given (--results, or test_results in the manifest))",

@@ -98,7 +98,7 @@ describe("speky-mcp with test results", () => {
   it("list_problems lists the failed test", async () => {
     const r = await call(session.client, "list_problems");
     expect((r.structured as { problems: { message: string }[] }).problems.map((p) => p.message)).toEqual([
-      "test plan T-BAD (verifies R-BAD) failed: failure of test_bad[2] (reports/pytest.xml:5): AssertionError: assert 2 == 1",
+      "test plan T-BAD (verifies R-BAD) failed: failure of test_bad[2] (reports/pytest.xml:5:70): AssertionError: assert 2 == 1",
     ]);
   });
 

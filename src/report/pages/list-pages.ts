@@ -106,6 +106,14 @@ export function problemsPage(data: ReportData): string {
       `Dangling tags (${p.dangling.length})`,
       diagnosticsTable(p.dangling, "Code tags naming an unknown ID", "Every code tag names a loaded ID."),
     ) +
+    // speky:speky-ts#REPORT-FAILED-TESTS
+    (data.model.verification
+      ? section(
+          "failed-tests",
+          `Failed tests (${p.verification.length})`,
+          diagnosticsTable(p.verification, "Failed tests and results files' problems", "Every tagged test that ran passed."),
+        )
+      : "") +
     section(
       "scanner",
       `Scanner warnings (${p.scanner.length})`,

@@ -26,6 +26,8 @@ export interface Definition {
    * next such definition, instead of its own children (PHP's `namespace Shop;`).
    */
   enclosesFollowing: boolean;
+  /** Property `title` = `computed`: the name is an expression, its non-literal parts placeholders. */
+  computedTitle?: boolean;
 }
 
 export interface DefinitionIndex {
@@ -39,6 +41,8 @@ export interface DefinitionIndex {
   decorations: Set<number>;
   /** Nodes captured `@comment`: comments chosen by a query (Elixir's `@doc "..."`). */
   comments: Set<number>;
+  /** Nodes captured `@test.untitled`: tests whose title no text can tell (`test(name, ...)`). */
+  untitledTests: Set<number>;
   /** Definitions that enclose their following siblings, in document order. */
   following: Definition[];
   /** Parent and sibling look-ups of this tree, cheap however large it is. */
@@ -105,6 +109,7 @@ export function indexDefinitions(
     testAttributes: [],
     decorations: new Set(),
     comments: new Set(),
+    untitledTests: new Set(),
     following: [],
     nav,
   };
@@ -125,6 +130,7 @@ export function indexDefinitions(
       else if (name === "test.attribute") index.testAttributes.push(node);
       else if (name === "decoration") index.decorations.add(node.id);
       else if (name === "comment") index.comments.add(node.id);
+      else if (name === "test.untitled") index.untitledTests.add(node.id);
     }
     const found = candidateOf(match);
     if (!found) continue;
@@ -153,6 +159,7 @@ export function indexDefinitions(
       anchor: c.anchor,
       enclosesFollowing: c.properties.scope === "following",
     };
+    if (c.properties.title === "computed") definition.computedTitle = true;
     index.byNode.set(c.node.id, definition);
     if (definition.enclosesFollowing) index.following.push(definition);
     if (!index.byOuter.has(outer.id)) index.byOuter.set(outer.id, definition);
@@ -218,9 +225,25 @@ export function enclosingScopes(definition: Definition, index: DefinitionIndex, 
   return scopes;
 }
 
+// speky:speky-ts#SCAN-COMPUTED-TITLE
+/**
+ * A computed title (`t.input + " throws"`) as the title pattern a runner's titles match: its
+ * string literals as text, a concatenation's two sides in turn, any other expression a `${...}`
+ * placeholder (`${t.input} throws`).
+ */
+function computedTitle(node: Node, lang: LoadedLanguage): string {
+  if (lang.strings.has(node.type)) return nameText(node).replace(/^`|`$/g, "");
+  const left = node.childForFieldName("left");
+  const right = node.childForFieldName("right");
+  if (left && right && node.childForFieldName("operator")?.text === "+") return computedTitle(left, lang) + computedTitle(right, lang);
+  if (node.type === "parenthesized_expression" && node.namedChildCount === 1) return computedTitle(node.namedChild(0)!, lang);
+  return `\${${node.text.replace(/\s+/g, " ").replace(/[{}]/g, "")}}`;
+}
+
 function localName(definition: Definition, lang: LoadedLanguage): string {
   const separator = definition.qualifierSeparator ?? lang.row.separator;
-  return [...definition.qualifiers, definition.name].map(nameText).join(separator);
+  const name = definition.computedTitle ? computedTitle(definition.name, lang) : nameText(definition.name);
+  return [...definition.qualifiers.map(nameText), name].join(separator);
 }
 
 export function qualifiedName(definition: Definition, scopes: Definition[], lang: LoadedLanguage): string {

@@ -5,7 +5,7 @@ import type { Node, Tree } from "web-tree-sitter";
 import { TextPositions } from "../../text-positions.js";
 import { languageRow } from "../grammar/languages.js";
 import { type LoadedLanguage, loadLanguage, parseBounded, parseBoundMs, querySource, stringQuerySource } from "../grammar/runtime.js";
-import { type Definition, type DefinitionIndex, indexDefinitions, type TextRange } from "./definitions.js";
+import { type Definition, type DefinitionIndex, definitionAt, indexDefinitions, type TextRange } from "./definitions.js";
 import { scanPrefix } from "./prefix.js";
 import { hasBlankLine } from "./resolve.js";
 import { enclosingDefinition, fileOutline } from "./spans.js";
@@ -68,6 +68,29 @@ function queryRange(lang: LoadedLanguage, text: string, markers: number[], nav: 
   return { start: Math.min(first.startIndex, markers[0]), end: Math.min(text.length, end + 1) };
 }
 
+/**
+ * Where the range must start so that it holds the headers of the definitions around the first
+ * tag that the tags' resolution reads: a definition whose header holds the tag (`@Test` / tag /
+ * `void first()`: the annotations before the tag are the definition's), and the functions and
+ * tests whose body holds it (a free tag in a test belongs to that test: its test attributes
+ * decide). A test attribute the range left out would make such a test no test. Scopes (a class
+ * around the tag) are not widened to: their names are known without their headers. Null when
+ * the range already starts early enough.
+ */
+function headerStart(lang: LoadedLanguage, marker: number, range: TextRange, index: DefinitionIndex): number | null {
+  let start = range.start;
+  for (let n = index.nav.parent(index.nav.descendantAt(marker)); n; n = index.nav.parent(n)) {
+    const definition = definitionAt(index, n);
+    if (!definition) continue;
+    const header = definition.name.startIndex >= marker;
+    if (!header && lang.scopeKinds.has(definition.kind)) break;
+    let first = definition.outer;
+    for (let p = index.nav.previousSibling(first); p && (layout(p) || stacked(p, lang)); p = index.nav.previousSibling(p)) first = p;
+    start = Math.min(start, first.startIndex);
+  }
+  return start < range.start ? start : null;
+}
+
 interface Scanned {
   result: TextScan;
   /** What the tags' resolution read (null: the whole file). */
@@ -86,14 +109,14 @@ function scanTree(lang: LoadedLanguage, file: string, text: string, tree: Tree, 
   const nav = new TreeNav(tree.rootNode);
   if (markers.length === 0) return { result, range: null, nav, tagged: [], defined: new Map() };
   const positions = new TextPositions(text);
-  const range = wholeFile ? null : queryRange(lang, text, markers, nav);
-  const index = indexDefinitions(
-    lang,
-    tree.rootNode,
-    nav,
-    range,
-    markers.some((at) => inString(nav.descendantAt(at), lang, nav)),
-  );
+  let range = wholeFile ? null : queryRange(lang, text, markers, nav);
+  const inStrings = markers.some((at) => inString(nav.descendantAt(at), lang, nav));
+  let index = indexDefinitions(lang, tree.rootNode, nav, range, inStrings);
+  const header = range && headerStart(lang, markers[0], range, index);
+  if (range && header !== null) {
+    range = { start: header, end: range.end };
+    index = indexDefinitions(lang, tree.rootNode, nav, range, inStrings);
+  }
   const ctx: ScanContext = { lang, index, text, positions, walks: new Map(), symbols: new Map(), tagged: new Map() };
   const freeTagNodes: Node[] = [];
   for (const at of markers) {

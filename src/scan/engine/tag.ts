@@ -75,4 +75,6 @@ export const MESSAGES = {
   parseErrorCode: "parse error around this tag: it is not in a comment, so it is not a tag",
   noGrammar: "no grammar for this file type: tag not scanned",
   notText: "not a text file (NUL byte): tag not scanned",
+  untitledTest:
+    "tag inside a test whose title is computed: no test result can be matched to it; give the test a literal title or tag the enclosing describe",
 } as const;

@@ -112,7 +112,26 @@ export function classify(tag: TagText, written: Position, where: Place, ctx: Sca
   if (resolved.definition) {
     return symbolTag(tag, written, resolved.definition, ctx, file) ?? freeTag(tag, written, true, MESSAGES.parseErrorComment);
   }
-  return freeTag(tag, written, true, null);
+  return inTest(tag, written, where.holder, ctx, file) ?? freeTag(tag, written, true, null);
+}
+
+// speky:speky-ts#SCAN-FREE-IN-TEST
+/**
+ * A tag documenting no definition but written inside a test (its body's first line, the end
+ * of its signature line, a closure in it) belongs to the innermost test around it: the
+ * reference is that test's, is_test, matched as it is (verification.md, "Free tags inside a test"). Outside tests a
+ * free tag stays free, as speky has it.
+ */
+function inTest(tag: TagText, written: Position, holder: Node, ctx: ScanContext, file: string): RawTag | null {
+  for (let n = ctx.index.nav.parent(holder); n; n = ctx.index.nav.parent(n)) {
+    // Never silently manual: a test whose title no text tells can't be matched to its results.
+    if (ctx.index.untitledTests.has(n.id)) return freeTag(tag, written, true, MESSAGES.untitledTest);
+    const definition = ctx.index.byNode.get(n.id);
+    if (!definition || definition.name.startIndex >= holder.startIndex) continue;
+    const part = symbolPart(definition, ctx, file);
+    if (part?.is_test) return symbolTag(tag, written, definition, ctx, file);
+  }
+  return null;
 }
 
 /** Whether `node` is or lies in a string node of the language (where a docstring may hold a tag). */

@@ -75,11 +75,12 @@ export function loadWasm(file: string): Promise<Language> {
 }
 
 /** The capture names the engine reads (grammars/README.md); `_`-prefixed ones are the queries' own. */
-export const QUERY_CAPTURES = /^(definition\.[a-z_]+|name|qualifier|anchor|base|docstring|decoration|comment|test\.attribute|_.*)$/;
+export const QUERY_CAPTURES =
+  /^(definition\.[a-z_]+|name|qualifier|anchor|base|docstring|decoration|comment|test\.attribute|test\.untitled|_.*)$/;
 /** A row's stringQueries may only mark docstrings. */
 export const STRING_QUERY_CAPTURES = /^(docstring|_.*)$/;
 /** The #set! properties the engine reads. */
-const QUERY_PROPERTIES = new Set(["separator", "qualifier_separator", "scope"]);
+const QUERY_PROPERTIES = new Set(["separator", "qualifier_separator", "scope", "title"]);
 
 // speky:speky-ts#GRAM-CAPTURES
 /**
