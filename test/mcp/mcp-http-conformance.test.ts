@@ -59,7 +59,9 @@ describe.skipIf(node === null)("the MCP conformance suite", () => {
     // Each scenario's checks, as the suite wrote them: every one a success.
     const checks = SCENARIOS.flatMap((scenario) => {
       const dir = path.join(out, scenario);
-      return readdirSync(dir).flatMap((run) => JSON.parse(readFileSync(path.join(dir, run, "checks.json"), "utf8")) as { id: string; status: string }[]);
+      return readdirSync(dir).flatMap(
+        (run) => JSON.parse(readFileSync(path.join(dir, run, "checks.json"), "utf8")) as { id: string; status: string }[],
+      );
     });
     expect(checks.filter((c) => c.status !== "SUCCESS")).toEqual([]);
     expect(checks.map((c) => c.id).sort()).toEqual(
@@ -77,6 +79,9 @@ describe.skipIf(node === null)("the MCP conformance suite", () => {
   }, 180_000);
 });
 
-it.skipIf(node !== null)("the MCP conformance suite is skipped: no Node 22 found (set SPEKY_NODE22 to its binary, or run .ci/run once)", () => {
-  expect(node).toBeNull();
-});
+it.skipIf(node !== null)(
+  "the MCP conformance suite is skipped: no Node 22 found (set SPEKY_NODE22 to its binary, or run .ci/run once)",
+  () => {
+    expect(node).toBeNull();
+  },
+);

@@ -41,7 +41,9 @@ it(`answers a call in each of ${SESSIONS} sessions open at once, then returns to
   }
   expect(server.stderr()).toMatch(new RegExp(`session opened \\(${SESSIONS} open\\)`));
   const answers = await Promise.all(clients.map((c) => c.client.callTool({ name: "list_all_ids", arguments: {} })));
-  expect(answers.filter((a) => (a.structuredContent as { requirements?: string[] }).requirements?.includes("REQ-ALL"))).toHaveLength(SESSIONS);
+  expect(answers.filter((a) => (a.structuredContent as { requirements?: string[] }).requirements?.includes("REQ-ALL"))).toHaveLength(
+    SESSIONS,
+  );
   const busyRss = rss();
   await Promise.all(clients.map((c) => c.close()));
 

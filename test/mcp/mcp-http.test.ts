@@ -27,7 +27,7 @@ async function pages(client: Client, name: string, args: Args): Promise<unknown[
   for (let page = 0; page < 50; page++) {
     const result = await answer(client, name, cursor === undefined ? args : { ...args, cursor });
     out.push(result);
-    cursor = ((result as { structuredContent?: Structured }).structuredContent ?? {}).nextCursor;
+    cursor = (result as { structuredContent?: Structured }).structuredContent?.nextCursor;
     if (cursor === undefined) break;
   }
   return out;
@@ -35,7 +35,10 @@ async function pages(client: Client, name: string, args: Args): Promise<unknown[
 
 /** The calls: every tool, on every ID, tag and tagged file of the tree, with paging and the domain and protocol errors. */
 async function calls(client: Client): Promise<[string, Args][]> {
-  const ids = (await client.callTool({ name: "list_all_ids", arguments: {} })).structuredContent as { requirements: string[]; tests: string[] };
+  const ids = (await client.callTool({ name: "list_all_ids", arguments: {} })).structuredContent as {
+    requirements: string[];
+    tests: string[];
+  };
   const tags = ((await client.callTool({ name: "list_all_tags", arguments: {} })).structuredContent as { tags: string[] }).tags;
   const list: [string, Args][] = [
     ["search_requirements", {}],
@@ -59,7 +62,8 @@ async function calls(client: Client): Promise<[string, Args][]> {
     ["find_code_references", { file: "no/such/file.py" }],
     ["no_such_tool", {}],
   ];
-  for (const id of ids.requirements) list.push(["get_requirement", { id }], ["list_references_to", { id }], ["search_tests", { tester_of: id }]);
+  for (const id of ids.requirements)
+    list.push(["get_requirement", { id }], ["list_references_to", { id }], ["search_tests", { tester_of: id }]);
   for (const id of ids.tests) list.push(["get_test", { id }], ["get_requirement", { id }]);
   for (const tag of tags) list.push(["search_requirements", { tag }], ["least_tested_requirements", { tag }]);
   const files = new Set<string>();
@@ -98,6 +102,19 @@ describe.each([
     expect(await remote.client.listPrompts()).toEqual(await stdio.client.listPrompts());
     expect(remote.client.getServerVersion()).toEqual(stdio.client.getServerVersion());
     expect(remote.client.getServerCapabilities()).toEqual(stdio.client.getServerCapabilities());
+  });
+
+  // speky:speky-ts#TMCP-COMPLETION-UNKNOWN
+  it("completes nothing for a prompt or template not served, and a served one alike, on both", async () => {
+    const asks = [
+      { ref: { type: "ref/prompt" as const, name: "test_prompt_with_arguments" }, argument: { name: "arg1", value: "t" } },
+      { ref: { type: "ref/resource" as const, uri: "test://{x}" }, argument: { name: "x", value: "t" } },
+      { ref: { type: "ref/resource" as const, uri: "speky://requirement/{id}" }, argument: { name: "id", value: "" } },
+    ];
+    const [overStdio, overHttp] = await Promise.all([stdio, remote].map((s) => Promise.all(asks.map((a) => s.client.complete(a)))));
+    expect(overHttp).toEqual(overStdio);
+    expect(overStdio.slice(0, 2)).toEqual([{ completion: { values: [], hasMore: false } }, { completion: { values: [], hasMore: false } }]);
+    expect(overStdio[2].completion.values.length).toBeGreaterThan(0);
   });
 
   // speky:speky-ts#TMCP-HTTP-SAME
