@@ -1,24 +1,60 @@
 // `speky-mcp --http [HOST:]PORT`: the options, the token rule and the serving loop of the HTTP
 // server (src/mcp/http); mcp.ts loads the model and watches it as for stdio. docs/mcp-http.md.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { UsageError } from "../cli/args.js";
+import { listOption, type ParsedArgs, stringOption, UsageError } from "../cli/args.js";
 import { heapAfterCollection } from "../heap.js";
 import type { LiveModel } from "../live/live-model.js";
-import { isLoopback, type ListenAddress } from "../mcp/http/address.js";
+import { isLoopback, type ListenAddress, parseListen } from "../mcp/http/address.js";
+import type { HttpBounds } from "../mcp/http/http-server.js";
 import { readToken, TOKEN_ENV } from "../mcp/http/token.js";
 import type { Logger } from "../mcp/log.js";
+import { quote } from "../quote.js";
 
 export interface HttpInvocation {
   listen: ListenAddress;
   tokenFile?: string;
   allowHosts: string[];
+  /** The bounds given on the command line; the others are DEFAULT_BOUNDS'. */
+  bounds: Partial<HttpBounds>;
 }
 
 export const HTTP_OPTIONS = [
   { name: "http", value: "[HOST:]PORT", help: "serve MCP's Streamable HTTP at http://HOST:PORT/mcp (HOST: 127.0.0.1; PORT 0: any)" },
   { name: "token-file", value: "FILE", help: `with --http: the bearer token every request must carry (or ${TOKEN_ENV})` },
   { name: "allow-host", value: "NAME", repeat: true, help: "with --http: a Host name to accept besides this machine's (a proxy's)" },
+  { name: "max-sessions", value: "N", help: "with --http: sessions open at once (default 256; beyond: 503)" },
+  { name: "max-requests", value: "N", help: "with --http: requests answered at once (default 256; beyond: 429)" },
 ];
+
+const HTTP_ONLY = ["token-file", "allow-host", "max-sessions", "max-requests"];
+
+/** A bound given as N: a whole number from 1 to 100,000. */
+function bound(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > 100_000)
+    throw new UsageError(`--${name} takes a whole number from 1 to 100000, not ${quote(text)}`);
+  return n;
+}
+
+/** The --http options, or undefined without --http (a UsageError if one of its options is given alone). */
+export function httpInvocation(args: ParsedArgs): HttpInvocation | undefined {
+  const listen = stringOption(args, "http");
+  if (listen === undefined) {
+    const alone = HTTP_ONLY.find((name) => args.options.has(name));
+    if (alone) throw new UsageError(`--${alone} goes with --http`);
+    return undefined;
+  }
+  const tokenFile = stringOption(args, "token-file");
+  const maxSessions = bound("max-sessions", stringOption(args, "max-sessions"));
+  const maxRequests = bound("max-requests", stringOption(args, "max-requests"));
+  return {
+    listen: parseListen(listen),
+    allowHosts: listOption(args, "allow-host"),
+    ...(tokenFile === undefined ? {} : { tokenFile }),
+    bounds: { ...(maxSessions ? { maxSessions } : {}), ...(maxRequests ? { maxRequests } : {}) },
+  };
+}
 
 // speky:speky-ts#MCP-HTTP-TOKEN
 /** The token every request must carry, or null; a UsageError when the server would listen beyond loopback without one. */
@@ -54,7 +90,7 @@ export async function serveHttp(live: LiveModel, serving: HttpServing): Promise<
     listen: invocation.listen,
     token: serving.token,
     allowHosts: invocation.allowHosts,
-    bounds: DEFAULT_BOUNDS,
+    bounds: { ...DEFAULT_BOUNDS, ...invocation.bounds },
     newServer: () =>
       createServer(
         () => live.current,

@@ -7,13 +7,12 @@
 // per session (mcp-http.ts).
 // Exit codes: 0 clean (stdin closed, or a signal with --http), 1 load error, 2 usage error.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { flag, formatOptions, HELP_OPTION, listOption, type OptionSpec, parseArgs, stringOption, UsageError } from "../cli/args.js";
+import { flag, formatOptions, HELP_OPTION, listOption, type OptionSpec, parseArgs, UsageError } from "../cli/args.js";
 import { RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
 import { nowMs } from "../clock.js";
 import { escapeControl, formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { holdScanUntil } from "../live/hold-scan.js";
 import { LiveModel } from "../live/live-model.js";
-import { parseListen } from "../mcp/http/address.js";
 import { createLogger, type Logger, type LogLevel } from "../mcp/log.js";
 import { earlyInitializeAnswer } from "../mcp/sdk/initialize.js";
 import { LineStdioTransport } from "../mcp/sdk/transport.js";
@@ -21,14 +20,14 @@ import type { Model } from "../model/model.js";
 import { grouped, plural } from "../quote.js";
 import { allowLateOptimization } from "../scan/read/v8-flags.js";
 import { VERSION } from "../version.js";
-import { HTTP_OPTIONS, type HttpInvocation, httpToken, serveHttp } from "./mcp-http.js";
+import { HTTP_OPTIONS, type HttpInvocation, httpInvocation, httpToken, serveHttp } from "./mcp-http.js";
 import { missingPaths } from "./mcp-paths.js";
 
 const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
 
 Usage:
   speky-mcp PATH... [-C CSV]... [--results GLOB]... [--no-watch] [--no-ignore] [--allow-outside] [--quiet | --verbose]
-  speky-mcp --http [HOST:]PORT [--token-file FILE] [--allow-host NAME]... PATH... [options above]
+  speky-mcp --http [HOST:]PORT [--token-file FILE] [--allow-host NAME]... [--max-sessions N] [--max-requests N] PATH... [options above]
   speky-mcp --help | --version
 
 PATH is a manifest (kind: project) or a specification file; CSV is an extra comment file.
@@ -83,12 +82,7 @@ function parse(argv: readonly string[]): Invocation | "help" | "version" {
   if (flag(args, "quiet") && flag(args, "verbose")) throw new UsageError("--quiet and --verbose exclude each other");
   if (args.positionals.length === 0) throw new UsageError("missing manifest or specification file");
   const level: LogLevel = flag(args, "quiet") ? "quiet" : flag(args, "verbose") ? "verbose" : "normal";
-  const listen = stringOption(args, "http");
-  const tokenFile = stringOption(args, "token-file");
-  const allowHosts = listOption(args, "allow-host");
-  if (listen === undefined && (tokenFile !== undefined || allowHosts.length > 0)) {
-    throw new UsageError("--token-file and --allow-host go with --http");
-  }
+  const http = httpInvocation(args);
   return {
     paths: args.positionals,
     csvs: listOption(args, "comment-csv"),
@@ -97,9 +91,7 @@ function parse(argv: readonly string[]): Invocation | "help" | "version" {
     allowOutside: flag(args, "allow-outside"),
     ignore: !flag(args, "no-ignore"),
     results: listOption(args, "results"),
-    ...(listen === undefined
-      ? {}
-      : { http: { listen: parseListen(listen), allowHosts, ...(tokenFile === undefined ? {} : { tokenFile }) } }),
+    ...(http ? { http } : {}),
   };
 }
 

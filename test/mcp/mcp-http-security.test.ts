@@ -2,8 +2,11 @@
 // beyond loopback, the bounds (body size, sessions), each refusal a status and a JSON-RPC error.
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseArgs } from "../../src/cli/args.js";
+import { HTTP_OPTIONS, httpInvocation } from "../../src/commands/mcp-http.js";
 import { allowedHostNames, isLoopback, parseListen } from "../../src/mcp/http/address.js";
 import { hostRefusal, tokenRefusal } from "../../src/mcp/http/guard.js";
 import { readToken } from "../../src/mcp/http/token.js";
@@ -23,6 +26,16 @@ describe("addresses, hosts and tokens (in-process)", () => {
     for (const bad of ["", "x", "1:2:3", "70000", "host:", ":80", "[::1]"]) expect(() => parseListen(bad)).toThrow(/\[HOST:\]PORT/);
     expect(["127.0.0.1", "127.1.2.3", "::1", "localhost", "LOCALHOST"].every(isLoopback)).toBe(true);
     expect(["0.0.0.0", "::", "10.0.0.1", "example.com", "127.0.0.1.example.com"].some(isLoopback)).toBe(false);
+    const read = (...argv: string[]) => httpInvocation(parseArgs(argv, HTTP_OPTIONS));
+    expect(read("--http", "9", "--max-sessions", "3")).toEqual({
+      listen: { host: "127.0.0.1", port: 9 },
+      allowHosts: [],
+      bounds: { maxSessions: 3 },
+    });
+    expect(read()).toBeUndefined();
+    expect(() => read("--token-file", "t")).toThrow("--token-file goes with --http");
+    for (const bad of ["0", "-1", "1.5", "x", "100001"])
+      expect(() => read("--http", "9", "--max-requests", bad)).toThrow(/whole number from 1 to 100000/);
   });
 
   // speky:speky-ts#TMCP-HTTP-REBINDING
@@ -140,6 +153,70 @@ describe("beyond loopback", () => {
       const ids = await client.client.callTool({ name: "list_all_ids", arguments: {} });
       expect((ids.structuredContent as { requirements: string[] }).requirements).toContain("REQ-ALL");
       await client.close();
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
+describe("the bounds on sessions and requests at once", () => {
+  // speky:speky-ts#TMCP-HTTP-BOUNDS
+  it("answers a session beyond --max-sessions 503 and a request beyond --max-requests 429, then serves again", async () => {
+    const gate = path.join(tempDir(), "scan-may-go");
+    const server = await startHttp(["--http", "127.0.0.1:0", "--no-watch", "--max-sessions", "2", "--max-requests", "1", MCP_FIXTURE], {
+      env: { SPEKY_MCP_HOLD_SCAN: gate, SPEKY_MCP_SCAN_WAIT_MS: "120000" },
+    });
+    try {
+      const headers = { ...POST_HEADERS, Host: server.url.host };
+      const open = async () => rawRequest(server.url, "POST", headers, INITIALIZE);
+      const [a, b] = [await open(), await open()];
+      expect([a.status, b.status]).toEqual([200, 200]);
+      const third = await open();
+      expect([third.status, third.headers["retry-after"], errorOf(third.body).message]).toEqual([
+        503,
+        "5",
+        "Too many sessions: at most 2 open at once; close one or retry later",
+      ]);
+      const session = (answer: { headers: Record<string, unknown> }) => ({
+        ...headers,
+        "Mcp-Session-Id": String(answer.headers["mcp-session-id"]),
+        "Mcp-Protocol-Version": "2025-11-25",
+      });
+      expect((await rawRequest(server.url, "DELETE", session(a))).status).toBe(200);
+      const c = await open();
+      expect(c.status).toBe(200);
+
+      // A call that waits for the held scan stays in flight: its stream is open once its headers came.
+      const call = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "get_requirement", arguments: { id: "REQ-ALL" } },
+      });
+      const pending = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const req = http.request(
+          { host: server.url.hostname, port: server.url.port, path: server.url.pathname, method: "POST", headers: session(b) },
+          resolve,
+        );
+        req.on("error", reject);
+        req.end(call);
+      });
+      expect(pending.statusCode).toBe(200);
+      const ping = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" });
+      const busy = await rawRequest(server.url, "POST", session(c), ping);
+      expect([busy.status, busy.headers["retry-after"], errorOf(busy.body).message]).toEqual([
+        429,
+        "1",
+        "Too many requests: at most 1 at once; retry shortly",
+      ]);
+      writeFileSync(gate, "");
+      const body = await new Promise<string>((resolve) => {
+        let text = "";
+        pending.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        pending.on("end", () => resolve(text));
+      });
+      expect(body).toMatch(/"id":"REQ-ALL"/);
+      expect((await rawRequest(server.url, "POST", session(c), ping)).status).toBe(200);
     } finally {
       expect(await server.stop()).toBe(0);
     }
