@@ -23,7 +23,7 @@ import { VERSION } from "../version.js";
 import { HTTP_OPTIONS, type HttpInvocation, httpInvocation, httpToken, serveHttp } from "./mcp-http.js";
 import { missingPaths } from "./mcp-paths.js";
 
-const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
+const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio, or HTTP with --http)
 
 Usage:
   speky-mcp PATH... [-C CSV]... [--results GLOB]... [--no-watch] [--no-ignore] [--allow-outside] [--quiet | --verbose]
