@@ -222,3 +222,32 @@ describe("the bounds on sessions and requests at once", () => {
     }
   });
 });
+
+// speky:speky-ts#TMCP-HTTP-SAME
+it("sends a waiting call's progress over HTTP, as on stdio, then the whole answer", async () => {
+  const gate = path.join(tempDir(), "scan-may-go");
+  const server = await startHttp(["--http", "127.0.0.1:0", "--no-watch", MCP_FIXTURE], {
+    env: { SPEKY_MCP_HOLD_SCAN: gate, SPEKY_MCP_SCAN_WAIT_MS: "120000" },
+  });
+  try {
+    const remote = await connectHttp(server.url);
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    let sawFirst!: () => void;
+    const first = new Promise<void>((resolve) => (sawFirst = resolve));
+    const pending = remote.client.callTool({ name: "get_requirement", arguments: { id: "REQ-ALL" } }, undefined, {
+      onprogress: (p) => {
+        progress.push(p);
+        sawFirst();
+      },
+    });
+    await first;
+    expect(progress[0].message).toMatch(/^scan in progress: 0 of \d+ files$/);
+    writeFileSync(gate, "");
+    const answer = await pending;
+    expect(answer._meta).toBeUndefined();
+    expect((answer.structuredContent as { code_references?: unknown[] }).code_references?.length).toBeGreaterThan(0);
+    await remote.close();
+  } finally {
+    expect(await server.stop()).toBe(0);
+  }
+});
