@@ -15,7 +15,10 @@ import { allowedHostNames, clientUrl, hostName, type ListenAddress } from "./add
 import { type HostRule, hostRefusal, type Refusal, tokenRefusal } from "./guard.js";
 
 export interface HttpBounds {
-  /** Sessions open at once: each holds a server (about 0.1 MB) and perhaps a stream. */
+  /**
+   * Sessions open at once: each holds a server and perhaps a stream (200 sessions took the RSS
+   * from 104 to 201 MB in test/mcp/mcp-http-load.test.ts, the clients' connections included).
+   */
   maxSessions: number;
   /** POST and DELETE requests being answered at once, over all sessions. */
   maxRequests: number;
@@ -114,7 +117,12 @@ export class McpHttpServer {
       });
     });
     // A client that sends its request slowly holds a socket: the whole request within a minute.
-    this.http.headersTimeout = 20_000;
+    // An idle connection is kept 30 s, not Node's 5: a client (undici: the server's hint less
+    // 1 s) that reuses it as the server closes it gets ECONNRESET, which 200 sessions on a
+    // loaded machine met (test/mcp/mcp-http-load.test.ts at load 19); the headers' bound stays
+    // above it, as Node asks.
+    this.http.keepAliveTimeout = 30_000;
+    this.http.headersTimeout = 35_000;
     this.http.requestTimeout = 60_000;
     const { maxSessions, maxRequests } = options.bounds;
     // Each session may hold a stream and pooled connections; beyond this the OS's descriptors are at stake.
