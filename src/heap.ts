@@ -45,3 +45,9 @@ export function relieveHeap(): void {
  * this way).
  */
 const heapUsed = () => v8.getHeapStatistics().used_heap_size;
+
+/** The heap's used bytes after a full collection (without one where the runtime refuses it). */
+export function heapAfterCollection(): number {
+  collector()?.();
+  return heapUsed();
+}

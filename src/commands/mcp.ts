@@ -3,8 +3,9 @@
 // `initialize` is then answered before the MCP SDK and the tools are even loaded
 // (mcp/sdk/initialize.ts); the scan of the code sources runs in the background from then on,
 // and the tools that need code references wait for it (scan-wait.ts). The files are watched and the model reloaded on change
-// (src/live), unless --no-watch.
-// Exit codes: 0 clean (stdin closed), 1 load error, 2 usage error.
+// (src/live), unless --no-watch. With --http the same servers answer over Streamable HTTP, one
+// per session (mcp-http.ts).
+// Exit codes: 0 clean (stdin closed, or a signal with --http), 1 load error, 2 usage error.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { flag, formatOptions, HELP_OPTION, listOption, type OptionSpec, parseArgs, UsageError } from "../cli/args.js";
 import { RESULTS_OPTION, WALK_OPTIONS } from "../cli/command.js";
@@ -20,12 +21,14 @@ import type { Model } from "../model/model.js";
 import { grouped, plural } from "../quote.js";
 import { allowLateOptimization } from "../scan/read/v8-flags.js";
 import { VERSION } from "../version.js";
+import { HTTP_OPTIONS, type HttpInvocation, httpInvocation, httpToken, serveHttp } from "./mcp-http.js";
 import { missingPaths } from "./mcp-paths.js";
 
-const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio)
+const HELP = `speky-mcp ${VERSION}: serve a speky specification to coding agents over MCP (stdio, or HTTP with --http)
 
 Usage:
   speky-mcp [PATH...] [-C CSV]... [--results GLOB]... [--no-watch] [--no-ignore] [--allow-outside] [--quiet | --verbose]
+  speky-mcp --http [HOST:]PORT [--token-file FILE] [--allow-host NAME]... [--max-sessions N] [--max-requests N] [PATH...] [options above]
   speky-mcp --help | --version
 
 PATH is a manifest (kind: project) or a specification file; CSV is an extra comment file.
@@ -39,7 +42,11 @@ service, and every answer says so). With JUnit XML test results (--results, or t
 test_results), get_test and get_requirement tell what the last run verified, verification_status
 sums it up, and a finished test run (a results file written) reloads the model too.
 --no-watch serves the model loaded at start-up. Logs go to stderr.
-Exit codes: 0 when the client closes stdin, 1 when the specs do not load, 2 on usage errors.
+--http serves MCP's Streamable HTTP at http://HOST:PORT/mcp instead of stdio, to any number of
+sessions at once (docs/mcp-http.md): on 127.0.0.1 unless HOST says otherwise; beyond loopback
+only with a bearer token (--token-file FILE, or SPEKY_MCP_TOKEN), which every request must carry.
+Exit codes: 0 when the client closes stdin (with --http: on SIGINT or SIGTERM), 1 when the specs
+do not load, 2 on usage errors.
 `;
 
 const OPTIONS: OptionSpec[] = [
@@ -49,6 +56,7 @@ const OPTIONS: OptionSpec[] = [
   ...WALK_OPTIONS,
   { name: "quiet", short: "q", help: "print only errors on stderr" },
   { name: "verbose", help: "add debug lines: scan statistics, watched folders, reloads" },
+  ...HTTP_OPTIONS,
   HELP_OPTION,
   // -v is speky's short form of --version: kept so that speky's client configs work unchanged.
   { name: "version", short: "v", help: "print the version and exit" },
@@ -66,6 +74,7 @@ interface Invocation {
   allowOutside: boolean;
   ignore: boolean;
   results: string[];
+  http?: HttpInvocation;
 }
 
 /** Milliseconds of quiet after a change before reloading: an editor's save is several events. */
@@ -83,6 +92,7 @@ function parse(argv: readonly string[]): Invocation | "help" | "version" {
     throw new UsageError("missing manifest or specification file (no ./speky.yaml here, nor above it in a git work tree)");
   }
   const level: LogLevel = flag(args, "quiet") ? "quiet" : flag(args, "verbose") ? "verbose" : "normal";
+  const http = httpInvocation(args);
   return {
     paths: found?.paths ?? args.positionals,
     note: found?.note ?? null,
@@ -92,6 +102,7 @@ function parse(argv: readonly string[]): Invocation | "help" | "version" {
     allowOutside: flag(args, "allow-outside"),
     ignore: !flag(args, "no-ignore"),
     results: listOption(args, "results"),
+    ...(http ? { http } : {}),
   };
 }
 
@@ -126,7 +137,7 @@ async function load(invocation: Invocation, log: Logger, scanAfter: Promise<void
   const ms = Math.round(nowMs() - started);
   log.info(
     `loaded ${plural(model.requirementIds.length, "requirement")} and ${plural(model.testIds.length, "test")} in ${ms} ms; ` +
-      "serving on stdio, scanning the code sources",
+      `${invocation.http ? "starting the HTTP server" : "serving on stdio"}, scanning the code sources`,
   );
   live.once("scanned", (scanned) => {
     for (const d of scanned.scanDiagnostics) log.diagnostic(d);
@@ -138,21 +149,18 @@ async function load(invocation: Invocation, log: Logger, scanAfter: Promise<void
 }
 
 // speky:speky-ts#LIVE-WATCH
-async function serve(
-  live: LiveModel,
-  invocation: Invocation,
-  log: Logger,
-  transport: LineStdioTransport,
-  startScan: () => void,
-): Promise<void> {
-  let server: McpServer | null = null;
+/** Logs the live model's events, tells the `servers` when the IDs changed, and starts watching. */
+function follow(live: LiveModel, invocation: Invocation, log: Logger, servers: () => readonly McpServer[]): void {
   live.on("swapped", (model, idsChanged) => {
     log.info(`reloaded: ${counts(model)}${idsChanged ? " (IDs changed)" : ""}`);
     logScan(model, log);
     // Warnings were printed at start-up; repeating them on every reload would drown the log.
     for (const d of live.snapshot().problems) log.debug(formatDiagnostic(d));
-    if (idsChanged && server?.isConnected()) {
-      server.server.sendResourceListChanged().catch((error: Error) => log.warn(`notification: ${error.message}`));
+    if (!idsChanged) return;
+    for (const server of servers()) {
+      if (server.isConnected()) {
+        server.server.sendResourceListChanged().catch((error: Error) => log.warn(`notification: ${error.message}`));
+      }
     }
   });
   live.on("rejected", (problems) => {
@@ -171,6 +179,17 @@ async function serve(
     live.startWatching();
     void live.watchSettled().then(() => log.debug(`watching ${plural(live.watchedDirectories().length, "directory", "directories")}`));
   }
+}
+
+async function serve(
+  live: LiveModel,
+  invocation: Invocation,
+  log: Logger,
+  transport: LineStdioTransport,
+  startScan: () => void,
+): Promise<void> {
+  let server: McpServer | null = null;
+  follow(live, invocation, log, () => (server ? [server] : []));
   // speky:speky-ts#MCP-BACKGROUND-SCAN
   // The answer first, then the scan: both would otherwise share the thread.
   transport.answerEarly(earlyInitializeAnswer);
@@ -196,15 +215,38 @@ async function serve(
   log.debug("stdin closed, exiting");
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
-  let invocation: ReturnType<typeof parse>;
+/** The value of `read`, or the exit code of a usage error (2), its message printed. */
+function orUsage<T>(read: () => T): T | 2 {
   try {
-    invocation = parse(argv);
+    return read();
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`speky-mcp: ${escapeControl(error.message)}\nTry 'speky-mcp --help'.\n`);
     return 2;
   }
+}
+
+async function serveOnHttp(
+  live: LiveModel,
+  invocation: Invocation & { http: HttpInvocation },
+  token: string | null,
+  log: Logger,
+  startScan: () => void,
+) {
+  const { resultsGiven } = await import("../results/sources.js");
+  return serveHttp(live, {
+    invocation: invocation.http,
+    token,
+    verification: resultsGiven({ manifests: live.current.manifests, globs: invocation.results }),
+    log,
+    follow: (servers) => follow(live, invocation, log, servers),
+    startScan,
+  });
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const invocation = orUsage(() => parse(argv));
+  if (invocation === 2) return 2;
   if (invocation === "help") {
     process.stdout.write(`${HELP}\nOptions:\n${formatOptions(OPTIONS)}`);
     return 0;
@@ -213,6 +255,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`speky-mcp ${VERSION}\n`);
     return 0;
   }
+  const http = invocation.http;
+  const token = http ? orUsage(() => httpToken(http, process.env)) : null;
+  if (token === 2) return 2;
   const log = createLogger(invocation.level);
   if (invocation.note) log.info(escapeControl(invocation.note));
   const missing = missingPaths(invocation.paths);
@@ -221,9 +266,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   // stdin is read from the start: the client's `initialize` is there when the specs are loaded.
-  const transport = new LineStdioTransport();
-  transport.onerror = (error) => log.warn(`transport: ${error.message}`);
-  transport.listenEarly();
+  const transport = http ? null : new LineStdioTransport();
+  if (transport) {
+    transport.onerror = (error) => log.warn(`transport: ${error.message}`);
+    transport.listenEarly();
+  }
   let startScan!: () => void;
   const scanAfter = new Promise<void>((resolve) => (startScan = resolve));
   let live: LiveModel | null;
@@ -232,13 +279,14 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     log.error(`cannot load the specification: ${error instanceof Error ? error.message : String(error)}`);
     if (error instanceof Error && error.stack) log.debug(error.stack);
-    await transport.close();
+    await transport?.close();
     return 1;
   }
   if (!live) {
-    await transport.close();
+    await transport?.close();
     return 1;
   }
+  if (!transport) return serveOnHttp(live, { ...invocation, http: http! }, token, log, startScan);
   await serve(live, invocation, log, transport, startScan);
   return 0;
 }

@@ -103,6 +103,13 @@ function read(kind: Kind, model: Model, uri: URL, id: string, meta?: Record<stri
 /** The model a read answers from, once the first scan is done (or waited for long enough), with a `_meta` note if partial. */
 export type ReadModel = () => Promise<{ model: Model; meta?: Record<string, string> }>;
 
+/** The URIs of the resource templates registerResources serves. */
+export const RESOURCE_TEMPLATES: readonly string[] = KINDS.map((kind) => templateUri(kind.name));
+
+function templateUri(kind: string): string {
+  return `speky://${kind}/{id}`;
+}
+
 export function registerResources(
   server: McpServer,
   getModel: () => Model,
@@ -110,7 +117,7 @@ export function registerResources(
 ): void {
   for (const kind of KINDS) {
     // Listed by our own paged resources/list handler below, not by the SDK's (one whole answer).
-    const template = new ResourceTemplate(`speky://${kind.name}/{id}`, {
+    const template = new ResourceTemplate(templateUri(kind.name), {
       list: undefined,
       complete: { id: (value) => completeFrom(kind.ids(getModel()), value) },
     });

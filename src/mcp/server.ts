@@ -1,15 +1,15 @@
 // The MCP server over a model. It takes a getter, not a model: the model is swapped whole on
 // reload, and every request must read the one current at that moment.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { LiveState } from "../live/state.js";
 import type { Model } from "../model/model.js";
 import { DECLARED_CAPABILITIES, INSTRUCTIONS, SERVER_INFO, SERVER_NAME } from "./identity.js";
-import { registerPrompts } from "./prompts.js";
-import { registerResources } from "./resources.js";
+import { PROMPTS, registerPrompts } from "./prompts.js";
+import { RESOURCE_TEMPLATES, registerResources } from "./resources.js";
 import { awaitScan, PARTIAL_META_KEY, partialNote, scanWaitMs } from "./scan-wait.js";
 import { McpSession } from "./sdk/session.js";
 import { answerToolList } from "./sdk/tool-list.js";
-import type { LineStdioTransport } from "./sdk/transport.js";
 import { fixedState, registerTool, type ToolSpec } from "./tool.js";
 import { TOOLS } from "./tools/index.js";
 import { verificationStatusTool } from "./tools/status/verification-status.js";
@@ -67,11 +67,12 @@ export function createServer(getModel: () => Model, getState?: () => LiveState, 
  */
 export function connectSession(
   server: McpServer,
-  transport: LineStdioTransport,
+  transport: Transport,
   earlyRequest?: unknown,
   warn?: (message: string) => void,
 ): Promise<void> {
   const tools = SERVED_TOOLS.get(server) ?? [];
-  const session = new McpSession(transport, { tools, earlyRequest, ...(warn ? { warn } : {}) });
+  const completable = { prompts: PROMPTS.map((p) => p.name), templates: RESOURCE_TEMPLATES };
+  const session = new McpSession(transport, { tools, completable, earlyRequest, ...(warn ? { warn } : {}) });
   return server.connect(session);
 }

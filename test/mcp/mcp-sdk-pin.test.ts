@@ -7,6 +7,7 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { describe, expect, it } from "vitest";
@@ -89,6 +90,20 @@ describe("the MCP SDK the departures are pinned to", () => {
     await client.connect(clientSide);
     await client.listTools();
     await expect(client.callTool({ name: "get", arguments: { id: "X" } })).rejects.toThrow(/does not match|structured content/i);
+    await client.close();
+  });
+
+  // speky:speky-ts#TMCP-COMPLETION-UNKNOWN
+  it("still refuses to complete a prompt it does not serve, -32602 (departure 5: the conformance suite's completion-complete)", async () => {
+    const server = new McpServer({ name: "stock", version: "0" });
+    server.registerPrompt("p", { argsSchema: { a: completable(z.string(), () => ["x"]) } }, () => ({ messages: [] }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "c", version: "1" });
+    await client.connect(clientSide);
+    await expect(
+      client.complete({ ref: { type: "ref/prompt", name: "test_prompt_with_arguments" }, argument: { name: "arg1", value: "t" } }),
+    ).rejects.toMatchObject({ code: -32602 });
     await client.close();
   });
 });

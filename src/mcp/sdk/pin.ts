@@ -23,6 +23,10 @@
 //    costs as much as a repeated call on the large answers (`node
 //    dist-bench/servers/mcp-sdk-departures.js outputs`: 9-19 ms of zod against 7-28 ms per call for
 //    the 10,000-item lists, at load 10).
+// 5. session.ts, `completion/complete` for a prompt or a resource template not served: an
+//    empty list, where McpServer answers -32602; the official conformance suite's
+//    `completion-complete` asks any server to complete a prompt of its own (docs/mcp-http.md).
+// session.ts serves both transports: our stdio one and the SDK's Streamable HTTP one (src/mcp/http).
 
 // speky:speky-ts#MCP-SDK-PIN
 /** The @modelcontextprotocol/sdk version every departure of this folder was checked against. */

@@ -1,5 +1,7 @@
-// The MCP lifecycle that the SDK's Server leaves to its user, between our stdio transport and
-// the SDK (a Transport wrapping a Transport: the SDK sees an ordinary one):
+// The MCP lifecycle that the SDK's Server leaves to its user, between a transport (our stdio
+// one, or the SDK's Streamable HTTP one: src/mcp/http) and the SDK (a Transport wrapping a
+// Transport: the SDK sees an ordinary one; each message's extra information and each answer's
+// options, which route it to its HTTP stream, go through unchanged):
 // - `initialize` is made lenient (initialize.ts) before the SDK reads it: speky's own test
 //   plan (TMCP003) sends no clientInfo, which the SDK's schema refuses;
 // - before it, every request but `ping` is refused with -32002 "Server not initialized", as
@@ -9,18 +11,24 @@
 // - a `tools/call` naming no known tool is a JSON-RPC error (-32602, as the MCP specification
 //   shows it), where McpServer would answer an isError result;
 // - no error message carries a validator's dump: the SDK sends a ZodError's JSON (30 lines)
-//   as the message of -32603; it goes out as -32602 "Invalid params: <field>: <problem>".
+//   as the message of -32603; it goes out as -32602 "Invalid params: <field>: <problem>";
+// - a `completion/complete` for a prompt or a resource template we do not serve completes
+//   nothing (an empty list), where McpServer answers -32602: the official conformance suite's
+//   `completion-complete` asks any server to complete `test_prompt_with_arguments` and accepts
+//   an empty list ("completion support can be minimal"), and there is nothing to suggest for a
+//   name that is not ours. docs/mcp-http.md.
 // A session whose `initialize` was answered early (initialize.ts) replays that request into
 // the SDK under an id of its own, so that the SDK's state is what it would have been, and
 // drops the SDK's answer, which is compared with the one sent.
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import { escapeControl } from "../../diagnostics.js";
 import { quote } from "../../quote.js";
 import { earlyInitializeAnswer, lenientInitialize } from "./initialize.js";
-import type { LineStdioTransport } from "./transport.js";
 
 const NOT_INITIALIZED = -32002;
+/** The SDK's answer when there is nothing to complete. */
+const EMPTY_COMPLETION = { completion: { values: [], hasMore: false } };
 const INVALID_PARAMS = -32602;
 
 /** The id of the replayed early `initialize`: a string no client of ours sends. */
@@ -33,6 +41,8 @@ const isPlain = (v: unknown): v is Plain => typeof v === "object" && v !== null 
 export interface SessionOptions {
   /** The tools a `tools/call` may name. */
   tools: readonly string[];
+  /** The prompts' names and the resource templates' URIs a `completion/complete` may name; any other completes nothing. */
+  completable?: { prompts: readonly string[]; templates: readonly string[] };
   /** The `initialize` request answered before the SDK was loaded, if one was. */
   earlyRequest?: unknown;
   /** Told when the SDK's answer to the replayed request is not the one sent early. */
@@ -42,17 +52,17 @@ export interface SessionOptions {
 export class McpSession implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
   private state: "new" | "initializing" | "ready" = "new";
   /** Ids of the `initialize` requests given to the SDK and not answered yet. */
   private initializing = new Set<Id>();
   /** Messages that came while an `initialize` was being answered, in order. */
-  private held: JSONRPCMessage[] = [];
+  private held: { message: JSONRPCMessage; extra: MessageExtraInfo | undefined }[] = [];
   private readonly tools: ReadonlySet<string>;
 
   constructor(
-    private readonly inner: LineStdioTransport,
+    private readonly inner: Transport,
     private readonly options: SessionOptions,
   ) {
     this.tools = new Set(options.tools);
@@ -61,7 +71,7 @@ export class McpSession implements Transport {
   }
 
   async start(): Promise<void> {
-    this.inner.onmessage = (message) => this.receive(message);
+    this.inner.onmessage = (message, extra) => this.receive(message, extra);
     this.inner.onerror = (error) => this.onerror?.(error);
     this.inner.onclose = () => this.onclose?.();
     if (this.options.earlyRequest !== undefined) {
@@ -72,7 +82,7 @@ export class McpSession implements Transport {
     await this.inner.start();
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if ("id" in message && message.id === REPLAY_ID) {
       this.checkReplay(message);
       return Promise.resolve();
@@ -81,21 +91,22 @@ export class McpSession implements Transport {
     if (id !== undefined && ("result" in message || "error" in message) && this.initializing.delete(id)) {
       this.initialized("result" in message);
     }
-    return this.inner.send(readableError(message));
+    return this.inner.send(readableError(message), options);
   }
 
   close(): Promise<void> {
     return this.inner.close();
   }
 
-  private receive(raw: JSONRPCMessage): void {
+  private receive(raw: JSONRPCMessage, extra?: MessageExtraInfo): void {
     const message = lenientInitialize(raw);
     // Notifications and the client's answers stay in order with the requests held.
     const isRequest = "method" in message && "id" in message;
     const refusal = isRequest ? this.refusal(message) : this.state === "initializing" ? "hold" : null;
-    if (refusal === "hold") this.held.push(message);
+    if (refusal === "hold") this.held.push({ message, extra });
     else if (refusal) this.refuse(refusal.id, refusal.code, refusal.message);
-    else this.onmessage?.(message);
+    else if (isRequest && this.completesNothing(message)) this.answer(message.id, EMPTY_COMPLETION);
+    else this.onmessage?.(message, extra);
   }
 
   /** Whether a request goes to the SDK (null), waits for an `initialize` being answered, or is refused. */
@@ -128,11 +139,27 @@ export class McpSession implements Transport {
     if (this.state === "initializing") return;
     const held = this.held;
     this.held = [];
-    for (const message of held) this.receive(message);
+    for (const { message, extra } of held) this.receive(message, extra);
   }
 
   private refuse(id: Id, code: number, message: string): void {
     this.inner.send({ jsonrpc: "2.0", id, error: { code, message } }).catch((error: Error) => this.onerror?.(error));
+  }
+
+  private answer(id: Id, result: Plain): void {
+    this.inner.send({ jsonrpc: "2.0", id, result }).catch((error: Error) => this.onerror?.(error));
+  }
+
+  // speky:speky-ts#MCP-COMPLETION-UNKNOWN
+  /** A `completion/complete` whose ref names a prompt or a resource template that is not served. */
+  private completesNothing(request: JSONRPCMessage & { method: string; params?: unknown }): boolean {
+    const served = this.options.completable;
+    if (request.method !== "completion/complete" || served === undefined || this.state !== "ready") return false;
+    const ref = isPlain(request.params) ? request.params.ref : undefined;
+    if (!isPlain(ref)) return false;
+    if (ref.type === "ref/prompt" && typeof ref.name === "string") return !served.prompts.includes(ref.name);
+    if (ref.type === "ref/resource" && typeof ref.uri === "string") return !served.templates.includes(ref.uri);
+    return false;
   }
 
   private checkReplay(answer: JSONRPCMessage): void {
