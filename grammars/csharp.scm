@@ -27,3 +27,6 @@
 
 ; Base types, for rules on base classes.
 (class_declaration bases: (base_list [(identifier) @base (qualified_name (identifier) @base .) (generic_name (identifier) @base)])) @definition.class
+
+; Enum members: Kind.Discounted.
+(enum_member_declaration_list (enum_member_declaration name: (identifier) @name) @definition.enum_member)

@@ -64,6 +64,17 @@
    right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
  (#not-eq? @_target "module.exports"))
 
+; module.exports.createDefu = createDefu, exports.LIMIT = 3, Cart.defaultProps = {}: a
+; module-level assignment to a property names its target, whatever it assigns (a function
+; assigned is named by the pattern above, which comes first).
+((program
+   (expression_statement
+     (assignment_expression
+       left: (_
+         object: (_) @qualifier
+         property: (property_identifier) @name) @_target) @definition.variable))
+ (#not-eq? @_target "module.exports"))
+
 ; { key: () => {} } in object literals
 (pair
   key: (property_identifier) @name

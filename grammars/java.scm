@@ -21,3 +21,6 @@
   superclass: (superclass [(type_identifier) @base
                            (scoped_type_identifier (type_identifier) @base .)
                            (generic_type (type_identifier) @base)])) @definition.class
+
+; Enum constants: Kind.DISCOUNTED (methods of a constant's body are Kind.DISCOUNTED.apply).
+(enum_body (enum_constant name: (identifier) @name) @definition.enum_member)

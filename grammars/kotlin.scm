@@ -53,3 +53,6 @@
     (delegation_specifier
       [(user_type (identifier) @base .)
        (constructor_invocation (user_type (identifier) @base .))]))) @definition.class
+
+; Enum entries: Kind.DISCOUNTED (functions of an entry's body are Kind.DISCOUNTED.apply).
+(enum_class_body (enum_entry (identifier) @name) @definition.enum_member)

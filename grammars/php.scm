@@ -29,7 +29,7 @@
 ((method_declaration name: (name) @name) @definition.method (#set! separator "::"))
 ((const_declaration (const_element (name) @name)) @definition.constant (#set! separator "::"))
 ((property_declaration (property_element (variable_name) @name)) @definition.field (#set! separator "::"))
-((enum_case name: (name) @name) @definition.constant (#set! separator "::"))
+((enum_case name: (name) @name) @definition.enum_member (#set! separator "::"))
 
 (function_definition name: (name) @name) @definition.function
 (class_declaration name: (name) @name) @definition.class

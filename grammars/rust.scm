@@ -31,3 +31,6 @@
 (macro_definition name: (identifier) @name) @definition.macro
 (const_item name: (identifier) @name) @definition.constant
 (static_item name: (identifier) @name) @definition.constant
+
+; Enum variants: Kind::Discounted (the enum qualifies them).
+(enum_variant_list (enum_variant name: (identifier) @name) @definition.enum_member)

@@ -35,3 +35,6 @@
 
 ; Superclass and protocols, for XCTest (test* methods of an XCTestCase subclass).
 (class_declaration (inheritance_specifier inherits_from: (user_type (type_identifier) @base .))) @definition.class
+
+; Enum cases: Kind.discounted (`case a, b` is named after its first case).
+(enum_class_body (enum_entry name: (simple_identifier) @name) @definition.enum_member)

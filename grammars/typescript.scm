@@ -17,3 +17,7 @@
 (public_field_definition
   name: (_) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
+
+; Enum members: Kind.Discounted, with or without an initializer (a quoted name loses its quotes).
+(enum_body (property_identifier) @name @definition.enum_member)
+(enum_body (enum_assignment name: (_) @name) @definition.enum_member)

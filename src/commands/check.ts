@@ -36,6 +36,8 @@ function declaresKind(file: string): boolean {
 interface CheckPaths {
   specPaths: string[];
   sourceFiles: string[];
+  /** Spec files named on the command line (folders not), each once: checked when FILEs are named. */
+  namedSpecFiles: number;
   /** Which manifests were found, when none was named. */
   note: string | null;
 }
@@ -55,14 +57,15 @@ async function checkPaths(args: ParsedArgs, cwd: string): Promise<CheckPaths> {
   const sourceFiles = [...named.filter((p, i) => !isSpec(p, i)), ...files.filter((p) => !staged.has(p))];
   // The manifests first: a staged spec file is then reached through its manifest.
   const { paths, note } = await manifestPaths("check", specs, cwd);
-  return { specPaths: [...paths, ...staged], sourceFiles, note };
+  const specFiles = [...specs, ...staged].map((p) => path.resolve(cwd, p)).filter((p) => !isDirectory(p));
+  return { specPaths: [...paths, ...staged], sourceFiles, namedSpecFiles: new Set(specFiles).size, note };
 }
 
 // speky:speky-ts#CHECK-GATE
 async function runCheck(args: ParsedArgs, context: CommandContext): Promise<{ output: string; exitCode: number }> {
   const { cwd } = context;
   const format = (stringOption(args, "format") ?? "text") as CheckFormat;
-  const { specPaths, sourceFiles, note } = await checkPaths(args, cwd);
+  const { specPaths, sourceFiles, namedSpecFiles, note } = await checkPaths(args, cwd);
   if (note) context.stderr(`speky: ${escapeControl(note)}\n`);
   const onlyFiles = sourceFiles.length > 0 ? sourceFiles.map((f) => path.resolve(cwd, f)) : undefined;
   // Paths relative to the working directory; GitHub resolves annotations and SARIF's paths from the repository root.
@@ -101,7 +104,9 @@ async function runCheck(args: ParsedArgs, context: CommandContext): Promise<{ ou
       problems.push(...unverifiedProblems(model));
     }
     findings = sorted(problems);
-    files = model.specs.files.length + (model.scanStats?.files ?? 0);
+    // What was checked: with FILEs named (pre-commit's staged files), those of them scanned or
+    // loaded as specs, not every spec file that was validated with them.
+    files = (onlyFiles ? namedSpecFiles : model.specs.files.length) + (model.scanStats?.files ?? 0);
   } else {
     // The failed files' own errors lead (src/loader/cause.ts); the tag findings join the rest.
     const leading = loaded.partial?.leading ?? 0;
@@ -130,7 +135,8 @@ and on code tags naming unknown IDs. PATH is a manifest (kind: project) or a spe
 file: the first argument, and any later folder or YAML/TOML file declaring a kind.
 ${DEFAULT_HELP}
 FILEs (e.g. from pre-commit, after --) restrict the scan to those files; the specs are always
-validated whole. When the specs have errors, the code tags of the manifests without errors
+validated whole. The summary counts the files checked: with FILEs, the named files scanned for
+tags or loaded as specs. When the specs have errors, the code tags of the manifests without errors
 are checked all the same (a tag naming an ID of a file that failed to load is not reported).
 With test results (--results, or the manifests' test_results), each failed test of a tagged
 test is an error at the test's definition (where speky scan places it); --require-verified

@@ -16,6 +16,9 @@ describe("scan fixtures", () => {
   // speky:speky-ts#TGRAM-TOLERANCE
   // speky:speky-ts#TGRAM-GO-EXAMPLE
   // speky:speky-ts#TGRAM-JS-ASSIGNED
+  // speky:speky-ts#TGRAM-ASSIGNED-TARGET
+  // speky:speky-ts#TGRAM-ENUM-MEMBERS
+  // speky:speky-ts#TGRAM-GO-GROUPS
   it.each(folders)("%s scans to its expected.json", async (folder) => {
     const dir = path.join(SCAN_FIXTURES, folder);
     const actual = await scanFixture(dir);

@@ -66,9 +66,23 @@ export function anchorNode(definition: Definition): Node {
  * the end of the previous block).
  */
 export function resolveComment(comment: Node, ctx: ResolveContext): Resolution {
-  const { lang, index, text, positions } = ctx;
   const header = headerDefinition(comment, ctx);
-  if (header) return header;
+  if (!header) return walkBelow(comment, ctx);
+  // A definition inside the one whose header holds the comment, right below the comment, is
+  // the one it documents: a constant of a Go `const (` group, whose name lies further inside.
+  const below = header.definition ? walkBelow(comment, ctx).definition : null;
+  return below && below !== header.definition && encloses(header.definition?.node, below.outer)
+    ? { definition: below, parseError: false }
+    : header;
+}
+
+function encloses(outer: Node | undefined, inner: Node): boolean {
+  return !!outer && outer.startIndex <= inner.startIndex && inner.endIndex <= outer.endIndex;
+}
+
+/** The definition below a comment that is not in a definition's header: the sibling walk. */
+function walkBelow(comment: Node, ctx: ResolveContext): Resolution {
+  const { lang, index, text, positions } = ctx;
   // A comment after code on its line belongs to that code.
   if (positions.linePrefix(comment.startIndex).trim() !== "") return FREE;
   const known = ctx.walks.get(comment.id);
