@@ -4,7 +4,7 @@
 # already built (the same action used twice in a job) is used as it is.
 set -euo pipefail
 cd "$GITHUB_ACTION_PATH"
-if [ ! -f dist/cli/main.js ]; then
+if [ ! -f dist/entry/speky.js ]; then
   npm ci --ignore-scripts --no-audit --no-fund
   npm run build
 fi

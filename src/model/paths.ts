@@ -43,6 +43,11 @@ export function repositoryPaths(model: Model, cwd: string): RepositoryPaths {
   const real = realOrResolved(cwd);
   const show = relativeTo(gitWorkTree(real) ?? real);
   const roots = projectRoots(model);
-  const shown = (abs: string | undefined) => (abs === undefined ? undefined : show(realOrResolved(abs)));
+  // A file outside the repository (a tree trusted with --allow-outside) has no path from its root:
+  // none is given, rather than one climbing out through the folders above it.
+  const shown = (abs: string | undefined) => {
+    const rel = abs === undefined ? undefined : show(realOrResolved(abs));
+    return rel === undefined || rel === ".." || rel.startsWith("../") ? undefined : rel;
+  };
   return { reference: (ref) => shown(referencePath(roots, ref)), diagnostic: (d) => shown(absolutePathOf(d)) };
 }

@@ -90,10 +90,11 @@ describe("speky check --format sarif", () => {
     );
     // speky:speky-ts#TCHECK-SARIF-RESULTS
     const failed = logs[1].log.runs[0].results.find((r) => r.ruleId === "speky/test-failed")!;
-    expect(failed.message.text).toContain("test plan T-BAD (verifies R-BAD) failed: failure of test_bad\\[2\\] (reports/pytest.xml:5)");
+    expect(failed.message.text).toContain("test plan T-BAD (verifies R-BAD) failed: failure of test_bad\\[2\\] (reports/pytest.xml:5:70)");
     expect(failed.locations[0].physicalLocation).toMatchObject({
       artifactLocation: { uri: "tests/test_shop.py" },
-      region: { startLine: 9 },
+      // The test's definition, where check places a failed test (as speky scan reports it).
+      region: { startLine: 11 },
     });
   });
 

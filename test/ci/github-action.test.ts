@@ -84,8 +84,8 @@ describe("the GitHub Action, its steps run as the runner runs them", () => {
     ]);
     expect(run.summary).toContain("## Traceability report: mini");
     // The base branch was fetched into the shallow clone, and compared.
-    expect(run.summary).toMatch(/^## Specification changes: origin\\\/main \([0-9a-f]{12}\) → working tree$/m);
-    expect(run.summary).toContain("- changed R\\-OK: long");
+    expect(run.summary).toMatch(/^## Specification changes: `origin\/main` \([0-9a-f]{12}\) → working tree$/m);
+    expect(run.summary).toContain("- changed `R-OK`: long");
     expect(run.steps[3].stderr).toContain("speky check found errors");
   });
 
@@ -118,8 +118,9 @@ describe("the GitHub Action, its steps run as the runner runs them", () => {
     expect(run.status).toBe(0);
   });
 
-  it("when speky cannot run (no manifest in the working directory): exit 2, and the job fails even with fail-on never", () => {
-    const workspace = push({ ...PASSING_TREE, "docs/README.md": "no manifest here\n" });
+  it("when speky cannot run (no manifest in the repository): exit 2, and the job fails even with fail-on never", () => {
+    // A manifest anywhere above the working directory, up to the repository's root, would be found.
+    const workspace = push({ "docs/README.md": "no manifest here\n" });
     const run = job(workspace, { "working-directory": "docs", "fail-on": "never" }, { GITHUB_EVENT_NAME: "push" });
     expect(run.outputs["exit-code"]).toBe("2");
     expect(run.steps.map((s) => s.status)).toEqual([0, 0, 0, 2]);

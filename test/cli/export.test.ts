@@ -57,8 +57,8 @@ describe("speky export", () => {
     const doc = JSON.parse(run.stdout);
     expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
     const { verification } = doc;
-    expect(verification.results).toMatchObject({ testcases_read: 122, testcases_matched: 112, testcases_unmatched: 10 });
-    expect(verification.results.files).toHaveLength(12);
+    expect(verification.results).toMatchObject({ testcases_read: 145, testcases_matched: 133, testcases_unmatched: 12 });
+    expect(verification.results.files).toHaveLength(16);
     expect(Object.keys(verification.tests).sort()).toEqual(doc.tests.map((t: { id: string }) => t.id).sort());
     expect(Object.keys(verification.requirements).sort()).toEqual(doc.requirements.map((r: { id: string }) => r.id).sort());
     // The same words as get_test and get_requirement for the same IDs.

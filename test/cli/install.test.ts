@@ -167,7 +167,7 @@ describe.concurrent("installing speky-ts", () => {
       const user = tempDir("speky-ts-git-");
       await ok("npm", ["init", "-y"], user);
       await ok("npm", ["install", `git+file://${clone}#${sha}`], user);
-      expect(existsSync(path.join(user, "node_modules/speky-ts/dist/cli/main.js"))).toBe(true);
+      expect(existsSync(path.join(user, "node_modules/speky-ts/dist/entry/speky.js"))).toBe(true);
       await expectWorkingBinaries(path.join(user, "node_modules/.bin"));
     },
     TEST_MS,

@@ -68,7 +68,7 @@ describe("link blobs no file system takes", () => {
     expect(base.status, base.stderr).toBe(0);
     const doc = JSON.parse(base.stdout);
     expect(doc.warnings).toEqual({ base: three });
-    expect(doc.code_references.added).toEqual([{ id: "REQ-1", file: "src/new.py", line: 2, symbol: "g", is_test: false }]);
+    expect(doc.code_references.added).toEqual([{ id: "REQ-1", project: "shop", file: "src/new.py", line: 2, symbol: "g", is_test: false }]);
     // A rerun (the snapshot held already) and a slot brought from main~1 to main say the same.
     expect(diff(["main", "--format", "json"]).stdout).toBe(base.stdout);
     const other = cacheEnv();
@@ -79,7 +79,7 @@ describe("link blobs no file system takes", () => {
       `the base side's files not compared (3 files):\n  src/also: warning: ${LINK_HOLDS_NUL}\n  src/evil: warning: ${LINK_HOLDS_NUL}\n`,
     );
     expect(markdownReport(doc, () => undefined)).toContain(
-      "**Files of the base side not compared** (3 files):\n\n- src\\/also\\: a symbolic link",
+      "**Files of the base side not compared** (3 files):\n\n- `src/also`: a symbolic link",
     );
     const session = await connect(["speky.yaml", "--no-watch"], { cwd: repo.dir });
     try {

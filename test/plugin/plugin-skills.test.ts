@@ -148,7 +148,7 @@ describe("the plugin's skills", () => {
   it("review-change: speky diff tells the suspect requirement and the removed tag", () => {
     const { outputs } = runExamples(readSkill("review-change"), bin);
     const json = JSON.parse(outputs.get("speky diff main --format json")!);
-    expect(json.requirements.changed).toEqual([{ id: "REQ-2", fields: ["long"] }]);
+    expect(json.requirements.changed).toEqual([{ id: "REQ-2", project: expect.any(String), fields: ["long"] }]);
     expect(json.suspect.map((s: { id: string }) => s.id)).toEqual(["REQ-2"]);
     expect(json.code_references.removed.map((r: { id: string }) => r.id)).toEqual(["REQ-3"]);
     expect(outputs.get("speky diff main --format markdown")).toContain("### Suspect (1)");
