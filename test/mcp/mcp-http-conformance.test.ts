@@ -1,6 +1,7 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in
-// package.json) against speky-mcp --http: the server scenarios that apply to any server. The
-// suite needs Node 22 or later: SPEKY_NODE22 names its binary (.ci/run sets it), else the one
+// fixtures/mcp-conformance-npm/package.json, installed there by .ci/run: its dependencies need
+// Node 22, so it is no devDependency) against speky-mcp --http: the server scenarios that apply
+// to any server. The suite needs Node 22 or later: SPEKY_NODE22 names its binary (.ci/run sets it), else the one
 // .ci/run installs under $TMPDIR/speky-ci-nodes/22, else this Node if it is 22 or later.
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -21,7 +22,7 @@ const SCENARIOS = [
   "completion-complete",
   "dns-rebinding-protection",
 ];
-const SUITE = path.join(REPO, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+const SUITE = path.join(REPO, "fixtures/mcp-conformance-npm/node_modules/@modelcontextprotocol/conformance/dist/index.js");
 
 function node22(): string | null {
   const given = process.env.SPEKY_NODE22;
@@ -32,8 +33,10 @@ function node22(): string | null {
 }
 
 const node = node22();
+/** Node 22 and the suite, installed: .ci/run provides both. */
+const ready = node !== null && existsSync(SUITE);
 
-describe.skipIf(node === null)("the MCP conformance suite", () => {
+describe.skipIf(!ready)("the MCP conformance suite", () => {
   let server: HttpServerProcess;
   beforeAll(async () => {
     server = await startHttp(["--http", "127.0.0.1:0", "--no-watch", MCP_FIXTURE]);
@@ -79,9 +82,9 @@ describe.skipIf(node === null)("the MCP conformance suite", () => {
   }, 180_000);
 });
 
-it.skipIf(node !== null)(
-  "the MCP conformance suite is skipped: no Node 22 found (set SPEKY_NODE22 to its binary, or run .ci/run once)",
+it.skipIf(ready)(
+  "the MCP conformance suite is skipped: no Node 22 or no suite installed (set SPEKY_NODE22 to Node 22's binary and run npm ci --prefix fixtures/mcp-conformance-npm, or run .ci/run once)",
   () => {
-    expect(node).toBeNull();
+    expect(ready).toBe(false);
   },
 );

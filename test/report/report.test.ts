@@ -113,7 +113,7 @@ describe("speky report", () => {
         "",
         "### Problems (1)",
         "",
-        "- `src/cart.py:19:3`: error: tag speky\\:shop\\#CART\\-ADDD names an unknown ID \\'CART\\-ADDD\\'\\; did you mean CART\\-ADD\\?",
+        "- `src/cart.py:19:3`: error: tag speky:shop#CART-ADDD names an unknown ID 'CART-ADDD'; did you mean CART-ADD?",
         "",
       ].join("\n"),
     );
