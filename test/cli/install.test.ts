@@ -7,6 +7,7 @@ import { type SpawnOptions, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { npmEnv } from "../support/npm-env.js";
 import { REPO, scratchFolders } from "../support/process.js";
 
 const STEP_MS = 8 * 60_000;
@@ -16,21 +17,6 @@ const TEST_MS = 12 * 60_000;
 const scratch = scratchFolders();
 const tempDir = scratch.tempDir;
 afterAll(scratch.remove, STEP_MS);
-
-/** The environment without what an outer `npm test` exports (npm_config_*, npm_lifecycle_*...). */
-function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
-  // prefer-offline: what the npm cache holds is not asked for again (the registry is still used for the rest).
-  return {
-    ...env,
-    npm_config_audit: "false",
-    npm_config_fund: "false",
-    npm_config_update_notifier: "false",
-    npm_config_prefer_offline: "true",
-    ...extra,
-  };
-}
 
 interface Ran {
   status: number | null;
@@ -45,7 +31,7 @@ interface RunOptions {
 }
 
 function run(command: string, args: string[], cwd: string, options: RunOptions = {}): Promise<Ran> {
-  const spawnOptions: SpawnOptions = { cwd, env: options.env ?? cleanEnv(), stdio: ["pipe", "pipe", "pipe"] };
+  const spawnOptions: SpawnOptions = { cwd, env: options.env ?? npmEnv(), stdio: ["pipe", "pipe", "pipe"] };
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, spawnOptions);
     let stdout = "";
@@ -217,7 +203,7 @@ describe.sequential("the pre-commit hook, through the real pre-commit framework"
       );
       const gitConfig = path.join(dir, "gitconfig");
       writeFileSync(gitConfig, "[user]\n  name = Test\n  email = test@example.com\n[init]\n  defaultBranch = main\n");
-      const env = cleanEnv({ PRE_COMMIT_HOME: path.join(dir, "cache"), GIT_CONFIG_GLOBAL: gitConfig, GIT_CONFIG_NOSYSTEM: "1" });
+      const env = npmEnv({ PRE_COMMIT_HOME: path.join(dir, "cache"), GIT_CONFIG_GLOBAL: gitConfig, GIT_CONFIG_NOSYSTEM: "1" });
       const git = (...args: string[]) => run("git", args, repo, { env });
       expect((await git("init", "-q")).status).toBe(0);
       await ok(found.bin, ["install"], repo, { env });

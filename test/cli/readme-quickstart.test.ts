@@ -6,6 +6,7 @@ import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { npmEnv } from "../support/npm-env.js";
 import { REPO, scratchFolders } from "../support/process.js";
 
 const STEP_MS = 5 * 60_000;
@@ -35,21 +36,8 @@ function quickStart(readme: string): QuickStart {
   };
 }
 
-/** The environment without what an outer `npm test` exports; npm's cache first (the registry for the rest). */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
-  return {
-    ...env,
-    npm_config_audit: "false",
-    npm_config_fund: "false",
-    npm_config_update_notifier: "false",
-    npm_config_prefer_offline: "true",
-  };
-}
-
 function sh(command: string, cwd: string): SpawnSyncReturns<string> {
-  return spawnSync("sh", ["-c", command], { cwd, env: cleanEnv(), encoding: "utf8", timeout: STEP_MS });
+  return spawnSync("sh", ["-c", command], { cwd, env: npmEnv(), encoding: "utf8", timeout: STEP_MS });
 }
 
 /** The package as `npm pack` packs it (prepack drops `prepare`: scripts/pack.mjs), from the built working tree. */
