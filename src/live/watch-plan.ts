@@ -83,7 +83,7 @@ export function watchPlan(model: Model, options: ModelOptions = {}): WatchPlan {
   for (const file of model.verification?.files ?? []) results.add(path.dirname(file.abs));
   for (const m of model.manifests) {
     trees.add(m.root);
-    // A glob may reach outside its root ("../shared/**/*.py").
+    // A glob may reach outside its root ("../common/**/*.py").
     for (const pattern of m.code_sources) {
       const base = path.resolve(m.root, globBase(pattern));
       // Nothing outside the boundary is walked, so nothing there is watched either.
