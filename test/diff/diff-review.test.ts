@@ -8,6 +8,7 @@ import MarkdownIt from "markdown-it";
 import { marked } from "marked";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cacheEnv, removeScratch } from "../support/git-repo.js";
+import { htmlText } from "../support/html-text.js";
 import { runSpeky } from "../support/process.js";
 import { HOSTILE_FILE, HOSTILE_SHORT, type ReviewHistory, reviewHistory } from "../support/review-history.js";
 
@@ -128,13 +129,6 @@ const renderers: [string, (m: string) => string][] = [
   ["markdown-it (linkify)", (m) => new MarkdownIt({ linkify: true }).render(m)],
   ["markdown-it (fuzzy linkify)", (m) => fuzzy.render(m)],
 ];
-const decode = (html: string) =>
-  html
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, "&");
 
 describe("speky diff --format markdown and text, read", () => {
   // speky:speky-ts#TDIFF-MARKDOWN-SAFE
@@ -152,8 +146,8 @@ describe("speky diff --format markdown and text, read", () => {
       });
       // The hostile title reads as written once rendered: the escapes are invisible.
       const line = html.split("\n").find((l) => l.includes("REQ-9</code> Pay"))!;
-      expect(decode(line.replace(/<[^>]+>/g, ""))).toBe(`added REQ-9 ${HOSTILE_SHORT}`);
-      const codes = [...html.matchAll(/<code>([\s\S]*?)<\/code>/g)].map((m) => decode(m[1]));
+      expect(htmlText(line.replace(/<[^>]+>/g, ""))).toBe(`added REQ-9 ${HOSTILE_SHORT}`);
+      const codes = [...html.matchAll(/<code>([\s\S]*?)<\/code>/g)].map((m) => htmlText(m[1]));
       expect(codes).toContain(`${HOSTILE_FILE.replace("\u001b", "\\x1b")}:2`);
     }
     // A mention needs an '@' that is markup: every one outside code is escaped.

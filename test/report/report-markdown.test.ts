@@ -7,6 +7,7 @@ import MarkdownIt from "markdown-it";
 import { marked } from "marked";
 import { describe, expect, it } from "vitest";
 import { codeSpan as mdCode } from "../../src/text/markdown-inline.js";
+import { htmlText } from "../support/html-text.js";
 import { runSpeky } from "../support/process.js";
 import { reportFixture } from "../support/report.js";
 
@@ -17,13 +18,6 @@ const renderers: [string, (markdown: string) => string][] = [
   ["marked (GFM)", (m) => marked.parse(m, { gfm: true, async: false })],
   ["markdown-it (linkify)", (m) => new MarkdownIt({ linkify: true }).render(m)],
 ];
-
-const htmlText = (html: string) =>
-  html
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&");
 
 describe("speky report --format markdown", () => {
   // speky:speky-ts#TREPORT-MARKDOWN-COLUMNS
