@@ -45,9 +45,15 @@ export function repositoryPaths(model: Model, cwd: string): RepositoryPaths {
   const roots = projectRoots(model);
   // A file outside the repository (a tree trusted with --allow-outside) has no path from its root:
   // none is given, rather than one climbing out through the folders above it.
+  // One realpath per file, however many of its tags and findings are shown.
+  const byFile = new Map<string, string | undefined>();
   const shown = (abs: string | undefined) => {
-    const rel = abs === undefined ? undefined : show(realOrResolved(abs));
-    return rel === undefined || rel === ".." || rel.startsWith("../") ? undefined : rel;
+    if (abs === undefined) return undefined;
+    if (byFile.has(abs)) return byFile.get(abs);
+    const rel = show(realOrResolved(abs));
+    const kept = rel === ".." || rel.startsWith("../") ? undefined : rel;
+    byFile.set(abs, kept);
+    return kept;
   };
   return { reference: (ref) => shown(referencePath(roots, ref)), diagnostic: (d) => shown(absolutePathOf(d)) };
 }
